@@ -1,0 +1,1 @@
+"""maxchen: a self-hosted party server for Mäxchen and its cousins."""

@@ -1,0 +1,69 @@
+"""The JSON API for bots, scripts and tests (docs/API.md)."""
+
+from flask import Blueprint, current_app, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from .errors import IllegalMove
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _rooms():
+    return current_app.extensions["maxchen.rooms"]
+
+
+def _body() -> dict:
+    """The JSON object of the request, or IllegalMove `bad_request`."""
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise IllegalMove("bad_request", "Send a JSON object (Content-Type: application/json).")
+    return data
+
+
+def _player(code) -> str:
+    """The player the bearer token stands for in room `code`."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise IllegalMove("bad_token", "Send your token: Authorization: Bearer <token>.")
+    return _rooms().authenticate(code, token.strip())
+
+
+@bp.errorhandler(IllegalMove)
+def _illegal(error: IllegalMove):
+    return jsonify(error.to_dict()), error.status
+
+
+@bp.app_errorhandler(HTTPException)
+def _http_error(error: HTTPException):
+    if not request.path.startswith(bp.url_prefix + "/"):
+        return error
+    code = "room_not_found" if error.code == 404 else "bad_request"
+    return jsonify({"error": {"code": code, "message": error.description}}), error.code
+
+
+@bp.post("/rooms")
+def create_room():
+    """Create a room; the creator is its host."""
+    body = _body()
+    seat = _rooms().create(body.get("name"), body.get("rules"))
+    return jsonify({**seat, "url": request.host_url + "r/" + seat["code"]}), 201
+
+
+@bp.post("/rooms/<code>/players")
+def join_room(code):
+    """Take a seat (or wait for the next game while one runs)."""
+    return jsonify(_rooms().join(code, _body().get("name"))), 201
+
+
+@bp.get("/rooms/<code>")
+def view(code):
+    """The caller's view of the room."""
+    return jsonify(_rooms().view(code, _player(code)))
+
+
+@bp.post("/rooms/<code>/actions")
+def act(code):
+    """Apply one action; answers the caller's new view."""
+    player = _player(code)
+    view = _rooms().act(code, player, _body())
+    return jsonify(view if view is not None else {"room": code.upper(), "you": None, "left": True})

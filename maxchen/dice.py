@@ -1,0 +1,34 @@
+"""Where dice come from: the system's secure generator, or a fixed list."""
+
+import secrets
+
+
+class SystemDice:
+    """Production dice: `secrets.SystemRandom` (RULES.md §5)."""
+
+    def __init__(self):
+        self._random = secrets.SystemRandom()
+
+    def roll(self, count: int) -> list[int]:
+        """Roll `count` six-sided dice."""
+        return [self._random.randint(1, 6) for _ in range(count)]
+
+
+class FixedDice:
+    """Dice that come up as listed, in order: for tests and transcripts."""
+
+    def __init__(self, rolls=()):
+        self._rolls = [list(roll) for roll in rolls]
+
+    def add(self, *rolls):
+        """Queue more rolls."""
+        self._rolls.extend(list(roll) for roll in rolls)
+
+    def roll(self, count: int) -> list[int]:
+        """The next queued roll; it must have `count` dice."""
+        if not self._rolls:
+            raise LookupError("no fixed roll left")
+        roll = self._rolls.pop(0)
+        if len(roll) != count:
+            raise ValueError(f"fixed roll {roll} has not {count} dice")
+        return roll

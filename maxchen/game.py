@@ -1,0 +1,363 @@
+"""One game as a state machine: legal actions, apply, view_for(player).
+
+`Game` is the interface every rule set implements; the room and transport
+layers use nothing else. `MaexchenGame` is RULES.md §2. The dice source is
+injected: anything with `roll(count) -> list[int]`.
+"""
+
+import copy
+from dataclasses import dataclass
+
+from . import rules
+from .errors import IllegalMove
+
+
+@dataclass(frozen=True)
+class Option:
+    """A host option of a rule set: an int range or a set of choices."""
+
+    default: int | str
+    low: int | None = None
+    high: int | None = None
+    choices: tuple = ()
+
+    def check(self, name: str, value):
+        """The value if it is allowed, else IllegalMove `bad_value`."""
+        if self.choices:
+            if value in self.choices:
+                return value
+            allowed = ", ".join(map(str, self.choices))
+            raise IllegalMove("bad_value", f"{name} must be one of {allowed}.")
+        if type(value) is int and self.low <= value <= self.high:
+            return value
+        raise IllegalMove("bad_value", f"{name} must be a whole number from {self.low} to {self.high}.")
+
+    def describe(self) -> dict:
+        """The option as the view and the docs show it."""
+        if self.choices:
+            return {"default": self.default, "choices": list(self.choices)}
+        return {"default": self.default, "min": self.low, "max": self.high}
+
+
+class Game:
+    """The interface of a game, whatever its rule set."""
+
+    NAME = ""
+    ACTIONS: tuple[str, ...] = ()
+    MIN_PLAYERS = 2
+    MAX_PLAYERS = 10
+    OPTIONS: dict[str, Option] = {}
+
+    players: list[str]
+    winner: str | None
+
+    @classmethod
+    def default_options(cls) -> dict:
+        """Every option at its default."""
+        return {name: option.default for name, option in cls.OPTIONS.items()}
+
+    @classmethod
+    def check_options(cls, options: dict) -> dict:
+        """Validated options; unknown names and bad values raise `bad_value`."""
+        if not isinstance(options, dict):
+            raise IllegalMove("bad_request", "Options must be an object.")
+        for name, value in options.items():
+            if name not in cls.OPTIONS:
+                raise IllegalMove("bad_value", f"The rule set {cls.NAME} has no option {name!r}.")
+            cls.OPTIONS[name].check(name, value)
+        return dict(options)
+
+    @classmethod
+    def lobby_fields(cls, options: dict) -> dict:
+        """What a seat shows before a game: fresh points, lives or mats."""
+        raise NotImplementedError
+
+    @property
+    def over(self) -> bool:
+        """True once the game has its result."""
+        raise NotImplementedError
+
+    def waiting_for(self) -> list[str]:
+        """The players the game waits for now."""
+        raise NotImplementedError
+
+    def allowed(self, player: str) -> list[str]:
+        """The turn actions `player` may take now."""
+        raise NotImplementedError
+
+    def apply(self, player: str, action: str, payload: dict) -> None:
+        """Apply one action, or raise IllegalMove and change nothing."""
+        raise NotImplementedError
+
+    def remove(self, player: str) -> None:
+        """`player` leaves for good (RULES.md §5)."""
+        raise NotImplementedError
+
+    def player_fields(self, player: str) -> dict:
+        """What everyone sees of one player's standing."""
+        raise NotImplementedError
+
+    def view_for(self, player: str | None) -> dict:
+        """The game part of the view: all `player` may see, nothing more."""
+        raise NotImplementedError
+
+    def to_dict(self) -> dict:
+        """The whole state as plain data, hidden dice included."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_dict(cls, data: dict, dice) -> "Game":
+        """A game restored from `to_dict` output."""
+        raise NotImplementedError
+
+
+class MaexchenGame(Game):
+    """Mäxchen, RULES.md §2: penalty points, out at 5, accept after 21."""
+
+    NAME = "maexchen"
+    ACTIONS = ("shake", "believe", "check", "accept", "announce")
+    OUT_AT = 5
+    DICE = 2
+
+    def __init__(self, players, options=None, dice=None):
+        if not self.MIN_PLAYERS <= len(players) <= self.MAX_PLAYERS:
+            raise IllegalMove("not_allowed", f"{self.NAME} needs {self.MIN_PLAYERS} to {self.MAX_PLAYERS} players.")
+        self.options = {**self.default_options(), **(options or {})}
+        self.dice = dice
+        self.players = list(players)
+        self.score = {player: self._start_score() for player in self.players}
+        self.out: list[str] = []  # in the order they went out
+        self.left: list[str] = []
+        self.winner = None
+        self.round = 0
+        self.reveal = None
+        self._new_round(self.players[0])
+
+    # --- what differs between two-dice rule sets -------------------------
+
+    @classmethod
+    def lobby_fields(cls, options):
+        return {"points": 0}
+
+    def _start_score(self) -> int:
+        return 0
+
+    def _penalize(self, player: str, amount: int) -> None:
+        self.score[player] += amount
+
+    def _is_eliminated(self, player: str) -> bool:
+        return self.score[player] >= self.OUT_AT
+
+    def _score_fields(self, player: str) -> dict:
+        return {"points": self.score[player]}
+
+    def _may_accept(self) -> bool:
+        return self.announcement["value"] == rules.MAEXCHEN
+
+    def _may_believe(self) -> bool:
+        return self.announcement["value"] != rules.MAEXCHEN
+
+    def _announcement_ok(self, value: int) -> bool:
+        previous = self.announcement["value"] if self.announcement else None
+        return rules.is_higher(value, previous)
+
+    def _next_opener(self, loser: str, checker: str) -> str:
+        """RULES.md §2: the penalised player opens, or the next still in."""
+        return loser
+
+    # --- the shared turn loop --------------------------------------------
+
+    @property
+    def over(self):
+        return self.winner is not None
+
+    def active(self) -> list[str]:
+        """Players still in the game, in seating order."""
+        return [p for p in self.players if p not in self.out]
+
+    def next_after(self, player: str) -> str:
+        """The next player after `player` in seating order who is still in."""
+        start = self.players.index(player)
+        for step in range(1, len(self.players) + 1):
+            candidate = self.players[(start + step) % len(self.players)]
+            if candidate not in self.out:
+                return candidate
+        raise LookupError("nobody is left")
+
+    def _opener_from(self, player: str) -> str:
+        return player if player not in self.out else self.next_after(player)
+
+    def _new_round(self, opener: str) -> None:
+        self.round += 1
+        self.turn = opener
+        self.step = "shake"
+        self.announcement = None
+        self.history: list[dict] = []
+        self.cup = None
+        self.cup_owner = None
+
+    def waiting_for(self):
+        return [] if self.over else [self.turn]
+
+    def allowed(self, player):
+        if self.over or player != self.turn:
+            return []
+        if self.step == "decide":
+            actions = []
+            if self._may_believe():
+                actions.append("believe")
+            actions.append("check")
+            if self._may_accept():
+                actions.append("accept")
+            return actions
+        return [self.step]
+
+    def apply(self, player, action, payload=None):
+        payload = payload or {}
+        if self.over:
+            raise IllegalMove("not_allowed", "The game is over.")
+        if player not in self.players:
+            raise IllegalMove("not_allowed", "You are not playing in this game.")
+        if player in self.out:
+            raise IllegalMove("not_allowed", "You are out of this game.")
+        if player != self.turn:
+            raise IllegalMove("not_your_turn", "It is not your turn.")
+        if action not in self.allowed(player):
+            raise IllegalMove("not_allowed", f"You cannot {action} now.")
+        if action == "announce":
+            # Validate before anything changes.
+            value = rules.parse_value(payload.get("value"))
+            if value is None:
+                raise IllegalMove("bad_value", "Announce one of the 21 values, e.g. 65 or 21.")
+            if not self._announcement_ok(value):
+                raise IllegalMove("not_higher", "Announce a value higher than the last one.")
+            self._announce(player, value)
+        else:
+            getattr(self, "_" + action)(player)
+
+    def _believe(self, player):
+        # The previous cup is lifted off the table unseen.
+        self.cup = None
+        self.cup_owner = None
+        self.step = "shake"
+
+    def _shake(self, player):
+        self.cup = sorted(self.dice.roll(self.DICE), reverse=True)
+        self.cup_owner = player
+        self.step = "announce"
+
+    def _announce(self, player, value):
+        self.announcement = {"player": player, "value": value}
+        self.history.append(dict(self.announcement))
+        self.turn = self.next_after(player)
+        self.step = "decide"
+
+    def _check(self, player):
+        announcer = self.announcement["player"]
+        announced = self.announcement["value"]
+        actual = rules.value_of(self.cup)
+        loser = player if rules.checker_loses(actual, announced) else announcer
+        penalty = rules.check_penalty(announced)
+        self.reveal = {
+            "kind": "check",
+            "round": self.round,
+            "announcer": announcer,
+            "checker": player,
+            "value": announced,
+            "dice": list(self.cup),
+            "actual": actual,
+            "loser": loser,
+            "penalty": penalty,
+        }
+        self._end_round(loser, penalty, checker=player)
+
+    def _accept(self, player):
+        self.reveal = {
+            "kind": "accept",
+            "round": self.round,
+            "announcer": self.announcement["player"],
+            "checker": player,
+            "value": self.announcement["value"],
+            "dice": None,
+            "actual": None,
+            "loser": player,
+            "penalty": rules.ACCEPT_PENALTY,
+        }
+        self._end_round(player, rules.ACCEPT_PENALTY, checker=player)
+
+    def _end_round(self, loser, penalty, checker):
+        self._penalize(loser, penalty)
+        if self._is_eliminated(loser):
+            self.out.append(loser)
+        if self._finish_if_decided():
+            return
+        self._new_round(self._opener_from(self._next_opener(loser, checker)))
+
+    def _finish_if_decided(self) -> bool:
+        active = self.active()
+        if len(active) > 1:
+            return False
+        self.winner = active[0] if active else None
+        self.turn = None
+        self.step = None
+        self.cup = None
+        self.cup_owner = None
+        return True
+
+    def remove(self, player):
+        """RULES.md §5: out for good; mid-round the round is void."""
+        if player not in self.players or player in self.left:
+            return
+        self.left.append(player)
+        if player in self.out or self.over:
+            return
+        had_turn = self.turn
+        self.out.append(player)
+        if self._finish_if_decided():
+            return
+        opener = had_turn if had_turn != player else self.next_after(player)
+        self._new_round(opener)
+
+    def player_fields(self, player):
+        return {"out": player in self.out, **self._score_fields(player)}
+
+    def view_for(self, player):
+        mine = self.cup is not None and self.cup_owner == player
+        return {
+            "round": self.round,
+            "turn": None if self.over else {"player": self.turn, "step": self.step},
+            "allowed": self.allowed(player),
+            "announcement": dict(self.announcement) if self.announcement else None,
+            "history": [dict(entry) for entry in self.history],
+            "dice": list(self.cup) if mine else None,
+            "reveal": dict(self.reveal) if self.reveal else None,
+            "winner": self.winner,
+        }
+
+    _STATE = [
+        "options",
+        "players",
+        "score",
+        "out",
+        "left",
+        "winner",
+        "round",
+        "reveal",
+        "turn",
+        "step",
+        "announcement",
+        "history",
+        "cup",
+        "cup_owner",
+    ]
+
+    def to_dict(self):
+        return copy.deepcopy({name: getattr(self, name) for name in self._STATE})
+
+    @classmethod
+    def from_dict(cls, data, dice):
+        game = cls.__new__(cls)
+        game.dice = dice
+        for name in cls._STATE:
+            setattr(game, name, copy.deepcopy(data[name]))
+        return game
