@@ -161,6 +161,10 @@ class MaexchenGame(Game):
         previous = self.announcement["value"] if self.announcement else None
         return rules.is_higher(value, previous)
 
+    def announceable(self) -> list[int]:
+        """The values the player with the turn may announce now."""
+        return [value for value in rules.VALUES if self._announcement_ok(value)]
+
     def _next_opener(self, loser: str, checker: str) -> str:
         """RULES.md §2: the penalised player opens, or the next still in."""
         return loser
@@ -327,6 +331,7 @@ class MaexchenGame(Game):
             "round": self.round,
             "turn": None if self.over else {"player": self.turn, "step": self.step},
             "allowed": self.allowed(player),
+            "choices": self.announceable() if "announce" in self.allowed(player) else [],
             "announcement": dict(self.announcement) if self.announcement else None,
             "history": [dict(entry) for entry in self.history],
             "dice": list(self.cup) if mine else None,

@@ -1,0 +1,247 @@
+"""Mäxchen games as transcripts with fixed dice (RULES.md §2 and §5)."""
+
+import pytest
+
+from maxchen.dice import FixedDice
+from maxchen.errors import IllegalMove
+from maxchen.game import MaexchenGame
+
+A, B, C = "ann", "ben", "cem"
+
+
+def new_game(*rolls, players=(A, B, C)):
+    return MaexchenGame(list(players), dice=FixedDice(rolls))
+
+
+def points(game):
+    return {p: game.score[p] for p in game.players}
+
+
+def refused(game, player, action, code, **payload):
+    before = game.to_dict()
+    with pytest.raises(IllegalMove) as caught:
+        game.apply(player, action, payload)
+    assert caught.value.code == code
+    assert game.to_dict() == before
+    return caught.value
+
+
+def test_a_true_announcement_checked_costs_the_checker_one_point():
+    game = new_game((6, 5))
+    # Ann opens: she has nothing to answer, so she shakes.
+    assert game.allowed(A) == ["shake"]
+    assert game.allowed(B) == []
+    game.apply(A, "shake")
+    assert game.view_for(A)["dice"] == [6, 5]
+    assert game.view_for(B)["dice"] is None
+    game.apply(A, "announce", {"value": 65})
+    # Ben decides before rolling.
+    assert game.allowed(B) == ["believe", "check"]
+    game.apply(B, "check")
+    assert game.reveal["dice"] == [6, 5]
+    assert game.reveal["loser"] == B
+    assert points(game) == {A: 0, B: 1, C: 0}
+    # Ben was penalised, so Ben opens the next round.
+    assert (game.turn, game.step, game.announcement) == (B, "shake", None)
+
+
+def test_a_lie_checked_costs_the_announcer_one_point():
+    game = new_game((4, 3))
+    game.apply(A, "shake")
+    game.apply(A, "announce", {"value": "6-2"})
+    game.apply(B, "check")
+    assert game.reveal == {
+        "kind": "check",
+        "round": 1,
+        "announcer": A,
+        "checker": B,
+        "value": 62,
+        "dice": [4, 3],
+        "actual": 43,
+        "loser": A,
+        "penalty": 1,
+    }
+    assert points(game) == {A: 1, B: 0, C: 0}
+    assert game.turn == A
+
+
+def test_a_real_maexchen_checked_costs_the_checker_two():
+    game = new_game((5, 5), (1, 2))
+    game.apply(A, "shake")
+    game.apply(A, "announce", {"value": 55})
+    # Ben believes: Ann's cup leaves the table unseen.
+    game.apply(B, "believe")
+    assert game.view_for(A)["dice"] is None
+    game.apply(B, "shake")
+    assert game.view_for(B)["dice"] == [2, 1]
+    game.apply(B, "announce", {"value": "Mäxchen"})
+    # After 21 nothing is higher: Cem may check or accept, not believe.
+    assert game.allowed(C) == ["check", "accept"]
+    game.apply(C, "check")
+    assert (game.reveal["loser"], game.reveal["penalty"]) == (C, 2)
+    assert points(game) == {A: 0, B: 0, C: 2}
+
+
+def test_a_fake_maexchen_checked_costs_the_announcer_two():
+    game = new_game((6, 6))
+    game.apply(A, "shake")
+    game.apply(A, "announce", {"value": 21})
+    game.apply(B, "check")
+    assert (game.reveal["loser"], game.reveal["penalty"]) == (A, 2)
+    assert points(game) == {A: 2, B: 0, C: 0}
+
+
+def test_accepting_maexchen_costs_one_point_and_reveals_nothing():
+    game = new_game((3, 1))
+    game.apply(A, "shake")
+    game.apply(A, "announce", {"value": 21})
+    game.apply(B, "accept")
+    assert game.reveal["kind"] == "accept"
+    assert game.reveal["dice"] is None
+    assert game.reveal["actual"] is None
+    assert (game.reveal["loser"], game.reveal["penalty"]) == (B, 1)
+    assert points(game) == {A: 0, B: 1, C: 0}
+    assert game.turn == B
+    # The hidden dice are gone with the round, for everyone.
+    assert all(game.view_for(p)["dice"] is None for p in (A, B, C))
+
+
+def test_accept_is_only_offered_after_maexchen():
+    game = new_game((6, 6))
+    game.apply(A, "shake")
+    game.apply(A, "announce", {"value": 66})
+    refused(game, B, "accept", "not_allowed")
+
+
+def test_an_announcement_must_be_higher():
+    game = new_game((6, 6), (3, 1))
+    game.apply(A, "shake")
+    game.apply(A, "announce", {"value": 44})
+    game.apply(B, "believe")
+    game.apply(B, "shake")
+    refused(game, B, "announce", "not_higher", value=44)
+    refused(game, B, "announce", "not_higher", value=65)
+    refused(game, B, "announce", "bad_value", value=12)
+    refused(game, B, "announce", "bad_value")
+    game.apply(B, "announce", {"value": 55})  # a lie: Ben rolled 31
+    assert game.announcement == {"player": B, "value": 55}
+    assert game.history == [{"player": A, "value": 44}, {"player": B, "value": 55}]
+
+
+def test_turn_order_is_enforced():
+    game = new_game((6, 5))
+    refused(game, B, "shake", "not_your_turn")
+    refused(game, A, "check", "not_allowed")
+    refused(game, A, "announce", "not_allowed", value=65)
+    game.apply(A, "shake")
+    refused(game, A, "shake", "not_allowed")
+    game.apply(A, "announce", {"value": 65})
+    refused(game, A, "check", "not_your_turn")
+    refused(game, B, "shake", "not_allowed")  # believe or check first
+    refused(game, B, "announce", "not_allowed", value=66)
+
+
+def test_elimination_at_five_and_the_next_opener_skips_the_out_player():
+    game = new_game((3, 1))
+    game.score[B] = 4
+    game.apply(A, "shake")
+    game.apply(A, "announce", {"value": 31})
+    game.apply(B, "check")  # 31 is 31: Ben loses his fifth point
+    assert game.score[B] == 5
+    assert game.out == [B]
+    assert game.player_fields(B) == {"out": True, "points": 5}
+    # Ben would open, but is out: the next player still in, Cem, opens.
+    assert game.turn == C
+    assert game.next_after(A) == C
+
+
+def test_a_lost_maexchen_check_can_push_past_five():
+    game = new_game((2, 1))
+    game.score[B] = 4
+    game.apply(A, "shake")
+    game.apply(A, "announce", {"value": 21})
+    game.apply(B, "check")  # a real Mäxchen: Ben pays 2
+    assert game.score[B] == 6
+    assert game.out == [B]
+    assert game.turn == C
+
+
+def test_the_last_player_in_wins():
+    game = new_game((4, 1), players=(A, B))
+    game.score[A] = 4
+    game.apply(A, "shake")
+    game.apply(A, "announce", {"value": 65})
+    game.apply(B, "check")  # 41 is lower than 65: Ann lied
+    assert game.over
+    assert game.winner == B
+    assert game.turn is None
+    assert game.allowed(A) == game.allowed(B) == []
+    assert game.view_for(A)["turn"] is None
+    refused(game, B, "shake", "not_allowed")
+
+
+def test_a_whole_game_to_the_end():
+    game = new_game(*[(4, 2)] * 20)
+    rounds = 0
+    while not game.over:
+        opener = game.turn
+        game.apply(opener, "shake")
+        game.apply(opener, "announce", {"value": 42})
+        game.apply(game.turn, "check")  # truth: the checker loses
+        rounds += 1
+        assert rounds < 20
+    # Each checker lost 1 point a round; the first to 5 went out, and so on.
+    assert game.winner in (A, B, C)
+    assert sum(1 for p in game.players if game.score[p] >= 5) == 2
+
+
+def test_leaving_mid_round_voids_the_round():
+    game = new_game((6, 1), (5, 5))
+    game.apply(A, "shake")
+    game.apply(A, "announce", {"value": 61})
+    game.apply(B, "believe")
+    game.apply(B, "shake")
+    before = points(game)
+    # Cem leaves while Ben holds the cup: nobody is penalised, the dice are
+    # discarded, and Ben (who had the turn) opens a fresh round.
+    game.remove(C)
+    assert points(game) == before
+    assert game.out == [C]
+    assert (game.turn, game.step, game.announcement, game.cup) == (B, "shake", None, None)
+    assert game.round == 2
+
+
+def test_the_player_with_the_turn_leaving_passes_the_new_round_on():
+    game = new_game((6, 1))
+    game.apply(A, "shake")
+    game.apply(A, "announce", {"value": 61})
+    game.remove(B)  # Ben had to decide
+    assert (game.turn, game.step) == (C, "shake")
+
+
+def test_leaving_leaves_one_winner():
+    game = new_game((6, 1), players=(A, B))
+    game.remove(A)
+    assert game.winner == B
+    assert game.over
+
+
+def test_view_shows_own_dice_until_the_next_player_believes():
+    game = new_game((6, 3), (2, 2))
+    game.apply(A, "shake")
+    game.apply(A, "announce", {"value": 63})
+    assert game.view_for(A)["dice"] == [6, 3]  # still under Ann's cup
+    assert game.view_for(B)["dice"] is None
+    assert game.view_for(None)["dice"] is None
+    game.apply(B, "believe")
+    assert all(game.view_for(p)["dice"] is None for p in (A, B, C))
+
+
+def test_state_round_trips_through_plain_data():
+    game = new_game((6, 3), (2, 2))
+    game.apply(A, "shake")
+    game.apply(A, "announce", {"value": 63})
+    copy = MaexchenGame.from_dict(game.to_dict(), FixedDice([(2, 2)]))
+    assert copy.to_dict() == game.to_dict()
+    copy.apply(B, "check")
+    assert copy.reveal["loser"] == B

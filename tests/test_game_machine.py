@@ -1,0 +1,129 @@
+"""Invariants of every two-dice game, checked by a Hypothesis state machine.
+
+Random legal and illegal actions, leaving players included; after each step:
+scores only move one way, exactly one player is to act, refused actions
+change nothing, and no view holds dice its player may not see.
+"""
+
+import json
+import random
+
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from maxchen.errors import IllegalMove
+from maxchen.rulesets import RULESETS
+
+PLAYERS = ["p0", "p1", "p2", "p3"]
+VALUES = st.one_of(st.integers(0, 70), st.sampled_from(["21", "6-5", "Mäxchen", "12", "", None, [6, 5]]))
+
+
+class SeededDice:
+    def __init__(self, seed):
+        self._random = random.Random(seed)
+
+    def roll(self, count):
+        return [self._random.randint(1, 6) for _ in range(count)]
+
+
+def machine_for(game_class):
+    class GameMachine(RuleBasedStateMachine):
+        @initialize(count=st.integers(2, 4), seed=st.integers(0, 2**32))
+        def start(self, count, seed):
+            self.game = game_class(PLAYERS[:count], dice=SeededDice(seed))
+            self.scores = self._scores()
+
+        def _scores(self):
+            return {p: self.game.player_fields(p) for p in self.game.players}
+
+        @rule(player=st.sampled_from(PLAYERS), action=st.sampled_from(game_class.ACTIONS), value=VALUES)
+        def act(self, player, action, value):
+            before = self.game.to_dict()
+            try:
+                self.game.apply(player, action, {"value": value})
+            except IllegalMove as refusal:
+                assert refusal.code in ("not_your_turn", "not_allowed", "bad_value", "not_higher")
+                assert self.game.to_dict() == before
+
+        @rule(data=st.data())
+        def play_legal(self, data):
+            if self.game.over:
+                return
+            player = self.game.waiting_for()[0]
+            action = data.draw(st.sampled_from(self.game.allowed(player)))
+            payload = {}
+            if action == "announce":
+                payload["value"] = data.draw(st.sampled_from(self.game.announceable()))
+            self.game.apply(player, action, payload)
+
+        @precondition(lambda self: not self.game.over)
+        @rule(index=st.integers(0, 3))
+        def leave(self, index):
+            player = PLAYERS[index % len(self.game.players)]
+            self.game.remove(player)
+
+        @invariant()
+        def scores_move_one_way(self):
+            now = self._scores()
+            for player, fields in now.items():
+                before = self.scores[player]
+                for key in ("points",):
+                    if key in fields:
+                        assert fields[key] >= before[key]
+                for key in ("lives",):
+                    if key in fields:
+                        assert 0 <= fields[key] <= before[key]
+                assert fields["out"] or not before["out"]
+            self.scores = now
+
+        @invariant()
+        def exactly_one_player_acts(self):
+            acting = [p for p in self.game.players if self.game.allowed(p)]
+            if self.game.over:
+                assert acting == []
+                assert self.game.winner is None or not self.game.player_fields(self.game.winner)["out"]
+            else:
+                assert acting == self.game.waiting_for()
+                assert len(acting) == 1
+                assert not self.game.player_fields(acting[0])["out"]
+
+        @invariant()
+        def views_hold_no_hidden_dice(self):
+            game = self.game
+            views = {p: game.view_for(p) for p in game.players + [None]}
+            public = {
+                json.dumps({k: v for k, v in view.items() if k not in ("allowed", "choices", "dice")})
+                for view in views.values()
+            }
+            # Apart from what it may do and its own dice, every seat sees the same table.
+            assert len(public) == 1
+            for player, view in views.items():
+                if view["dice"] is not None:
+                    assert player == game.cup_owner
+                    assert view["dice"] == game.cup
+
+        def teardown(self):
+            # The game always ends: checking every time must finish it.
+            for _ in range(200):
+                if self.game.over:
+                    break
+                player = self.game.waiting_for()[0]
+                allowed = self.game.allowed(player)
+                if "check" in allowed:
+                    self.game.apply(player, "check")
+                elif "shake" in allowed:
+                    self.game.apply(player, "shake")
+                else:
+                    self.game.apply(player, "announce", {"value": self.game.announceable()[-1]})
+            assert self.game.over
+
+    GameMachine.__name__ = f"{game_class.__name__}Machine"
+    return GameMachine
+
+
+for _name, _game in RULESETS.items():
+    if "announce" in _game.ACTIONS:
+        _machine = machine_for(_game)
+        _machine.TestCase.settings = settings(max_examples=150, stateful_step_count=60, deadline=None)
+        globals()[f"Test{_game.__name__}"] = _machine.TestCase
