@@ -432,12 +432,18 @@ class Rooms:
 
     def sweep(self) -> list[str]:
         """Drop rooms untouched for `ttl` seconds and with nobody connected."""
+        cutoff = self.clock() - self.ttl
         dropped = []
-        for code in self.store.untouched_since(self.clock() - self.ttl):
-            if not self.connected(code):
+        for code in self.store.untouched_since(cutoff):
+            with self._guard:
+                lock = self._locks.setdefault(code, threading.Lock())
+            with lock:
+                data = self.store.load(code)
+                if data is None or data["touched"] >= cutoff or self.connected(code):
+                    continue
                 self.store.delete(code)
-                with self._guard:
-                    self._locks.pop(code, None)
-                    self._connections.pop(code, None)
-                dropped.append(code)
+            with self._guard:
+                self._locks.pop(code, None)
+                self._connections.pop(code, None)
+            dropped.append(code)
         return dropped

@@ -1,0 +1,150 @@
+"""Fixtures: the app, its clients, fixed dice and a real server process."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from app import create_app, socketio
+from maxchen.dice import FixedDice
+from maxchen.rooms import Rooms
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def dice():
+    return FixedDice()
+
+
+@pytest.fixture
+def rooms(dice):
+    return Rooms(dice=dice)
+
+
+@pytest.fixture
+def app(rooms):
+    return create_app({"TESTING": True, "ROOMS": rooms, "SECRET_KEY": "test"})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+class Api:
+    """A thin JSON API client over Flask's test client."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def create(self, name="Ann", rules=None):
+        body = {"name": name} if rules is None else {"name": name, "rules": rules}
+        response = self.client.post("/api/rooms", json=body)
+        assert response.status_code == 201, response.json
+        return response.json
+
+    def join(self, code, name):
+        response = self.client.post(f"/api/rooms/{code}/players", json={"name": name})
+        assert response.status_code == 201, response.json
+        return response.json
+
+    def view(self, code, token):
+        return self.client.get(f"/api/rooms/{code}", headers={"Authorization": f"Bearer {token}"})
+
+    def act(self, code, token, action, **body):
+        return self.client.post(
+            f"/api/rooms/{code}/actions",
+            json={"action": action, **body},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+
+
+@pytest.fixture
+def api(client):
+    return Api(client)
+
+
+@pytest.fixture
+def table(api):
+    """A room with Ann (host), Ben and Cem seated, not started."""
+    ann = api.create("Ann")
+    code = ann["code"]
+    ben = api.join(code, "Ben")
+    cem = api.join(code, "Cem")
+    return code, ann, ben, cem
+
+
+@pytest.fixture
+def sio(app):
+    """Make Socket.IO test clients for tokens; disconnects them afterwards."""
+    made = []
+
+    def connect(token=None, **kwargs):
+        auth = {"token": token} if token is not None else kwargs.pop("auth", None)
+        client = socketio.test_client(app, auth=auth, **kwargs)
+        made.append(client)
+        return client
+
+    yield connect
+    for client in made:
+        if client.is_connected():
+            client.disconnect()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    """`python app.py` as a user starts it, on a free loopback port."""
+
+    def __init__(self, *args, port=None):
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.process = subprocess.Popen(
+            [sys.executable, "app.py", "--host", "127.0.0.1", "--port", str(self.port), *args],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+
+    def wait_ready(self, timeout=20):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError("server exited:\n" + self.process.stdout.read())
+            try:
+                requests.get(self.url + "/", timeout=1)
+                return self
+            except requests.ConnectionError:
+                time.sleep(0.1)
+        raise TimeoutError("server did not come up")
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.stdout.read()
+
+
+@pytest.fixture
+def server():
+    """The real server process with the default (eventlet) async mode."""
+    started = Server().wait_ready()
+    yield started
+    started.stop()

@@ -1,0 +1,128 @@
+"""The JSON API through Flask's test client."""
+
+import pytest
+
+
+def test_create_room_answers_code_seat_and_link(api, client):
+    answer = api.create("Ann")
+    assert set(answer) == {"code", "player", "token", "url"}
+    assert answer["url"].endswith("/r/" + answer["code"])
+    view = api.view(answer["code"], answer["token"]).json
+    assert view["host"] == view["you"] == answer["player"]
+    assert (view["rules"], view["phase"], view["version"]) == ("maexchen", "lobby", 0)
+    assert view["players"] == [
+        {
+            "id": answer["player"],
+            "name": "Ann",
+            "connected": False,
+            "waiting": False,
+            "left": False,
+            "out": False,
+            "points": 0,
+        }
+    ]
+
+
+def test_join_by_lower_case_code(api):
+    ann = api.create("Ann")
+    ben = api.join(ann["code"].lower(), "Ben")
+    assert set(ben) == {"player", "token"}
+    view = api.view(ann["code"], ben["token"]).json
+    assert [p["name"] for p in view["players"]] == ["Ann", "Ben"]
+    assert view["version"] == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"name": ""}, 400, "bad_value"),
+        ({"name": "x" * 21}, 400, "bad_value"),
+        ({}, 400, "bad_value"),
+        ({"name": "Ann", "rules": "skat"}, 400, "bad_value"),
+        ([1, 2], 400, "bad_request"),
+        ("not json", 400, "bad_request"),
+    ],
+)
+def test_create_refuses_bad_input(client, body, status, code):
+    if isinstance(body, str):
+        response = client.post("/api/rooms", data=body, content_type="application/json")
+    else:
+        response = client.post("/api/rooms", json=body)
+    assert response.status_code == status
+    assert response.json["error"]["code"] == code
+    assert response.json["error"]["message"]
+
+
+def test_errors_have_their_statuses(api, table):
+    code, ann, ben, cem = table
+    cases = [
+        (api.view("ZZZZZ", ann["token"]), 404, "room_not_found"),
+        (api.view(code, "forged"), 401, "bad_token"),
+        (api.client.get(f"/api/rooms/{code}"), 401, "bad_token"),
+        (api.act(code, ben["token"], "start"), 403, "not_host"),
+        (api.act(code, ann["token"], "shake"), 409, "not_allowed"),
+        (api.act(code, ann["token"], "fly"), 400, "bad_request"),
+        (api.client.post(f"/api/rooms/{code}/players", json={"name": "ben"}), 409, "name_taken"),
+        (api.client.get("/api/nothing/here"), 404, "room_not_found"),
+    ]
+    for response, status, error in cases:
+        assert (response.status_code, response.json["error"]["code"]) == (status, error)
+    # Nothing changed: the room is where it was.
+    assert api.view(code, ann["token"]).json["version"] == 2
+
+
+def test_oversized_bodies_are_refused(client):
+    response = client.post("/api/rooms", json={"name": "A" * 20, "pad": "x" * 20000})
+    assert response.status_code == 413
+    assert response.json["error"]["code"] == "bad_request"
+
+
+def test_a_round_through_the_api(api, table, dice):
+    code, ann, ben, cem = table
+    dice.add((5, 2), (3, 3))
+    assert api.act(code, ann["token"], "start").json["turn"] == {"player": ann["player"], "step": "shake"}
+    view = api.act(code, ann["token"], "shake").json
+    assert view["dice"] == [5, 2]
+    assert view["choices"][0] == 31
+    view = api.act(code, ann["token"], "announce", value="5-3").json
+    assert view["announcement"] == {"player": ann["player"], "value": 53}
+    # Ben sees the announcement but never Ann's dice.
+    ben_view = api.view(code, ben["token"]).json
+    assert ben_view["dice"] is None
+    assert ben_view["allowed"] == ["believe", "check"]
+    assert api.act(code, ben["token"], "announce", value=66).json["error"]["code"] == "not_allowed"
+    api.act(code, ben["token"], "believe")
+    assert api.view(code, ann["token"]).json["dice"] is None
+    api.act(code, ben["token"], "shake")
+    bad = api.act(code, ben["token"], "announce", value=52)
+    assert (bad.status_code, bad.json["error"]["code"]) == (400, "not_higher")
+    api.act(code, ben["token"], "announce", value=33)
+    view = api.act(code, cem["token"], "check").json
+    assert view["reveal"]["dice"] == [3, 3]
+    assert view["reveal"]["loser"] == cem["player"]
+    assert {p["name"]: p["points"] for p in view["players"]} == {"Ann": 0, "Ben": 0, "Cem": 1}
+    assert view["turn"] == {"player": cem["player"], "step": "shake"}
+
+
+def test_the_player_field_never_names_the_actor(api, table):
+    code, ann, ben, cem = table
+    # Ben cannot act as Ann by naming her: the token decides who acts.
+    response = api.act(code, ben["token"], "start", player=ann["player"])
+    assert response.json["error"]["code"] == "not_host"
+
+
+def test_stale_version_over_http(api, table, dice):
+    code, ann, ben, cem = table
+    dice.add((4, 4))
+    version = api.act(code, ann["token"], "start").json["version"]
+    assert api.act(code, ann["token"], "shake", version=version).status_code == 200
+    again = api.act(code, ann["token"], "shake", version=version)
+    assert (again.status_code, again.json["error"]["code"]) == (409, "stale")
+
+
+def test_leaving_answers_without_a_view(api, table):
+    code, ann, ben, cem = table
+    response = api.act(code, cem["token"], "leave")
+    assert response.status_code == 200
+    assert response.json["left"] is True
+    assert api.view(code, cem["token"]).status_code == 401

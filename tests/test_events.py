@@ -1,0 +1,115 @@
+"""The Socket.IO protocol through Flask-SocketIO's test clients."""
+
+import json
+
+
+def views(client):
+    return [m["args"][0] for m in client.get_received() if m["name"] == "view"]
+
+
+def test_a_bad_token_is_refused_at_connect(sio, table):
+    assert not sio("forged").is_connected()
+    assert not sio(auth=None).is_connected()
+    assert not sio(auth={"token": 12}).is_connected()
+
+
+def test_on_connect_a_socket_gets_its_own_view_and_others_see_it_connected(sio, table):
+    code, ann, ben, cem = table
+    a = sio(ann["token"])
+    (first,) = views(a)
+    assert first["you"] == ann["player"]
+    assert [p["connected"] for p in first["players"]] == [True, False, False]
+    b = sio(ben["token"])
+    assert views(b)[-1]["you"] == ben["player"]
+    (update,) = views(a)
+    assert [p["connected"] for p in update["players"]] == [True, True, False]
+    assert update["version"] == first["version"]  # connections do not count
+    b.disconnect()
+    (update,) = views(a)
+    assert [p["connected"] for p in update["players"]] == [True, False, False]
+
+
+def test_three_players_each_receive_only_their_own_view(sio, table, dice):
+    code, ann, ben, cem = table
+    clients = {p["player"]: sio(p["token"]) for p in (ann, ben, cem)}
+    for client in clients.values():
+        client.get_received()
+    dice.add((6, 4))
+    a = clients[ann["player"]]
+    assert "view" in a.emit("action", {"action": "start"}, callback=True)
+    ack = a.emit("action", {"action": "shake"}, callback=True)
+    assert ack["view"]["dice"] == [6, 4]
+    for player, client in clients.items():
+        received = client.get_received()
+        assert received, "every member hears of every change"
+        for message in received:
+            view = message["args"][0]
+            assert view["you"] == player
+            if player != ann["player"]:
+                assert view["dice"] is None
+                assert "[6, 4]" not in json.dumps(message)
+
+
+def test_actions_answer_errors_in_the_ack(sio, table):
+    code, ann, ben, cem = table
+    b = sio(ben["token"])
+    assert b.emit("action", {"action": "start"}, callback=True)["error"]["code"] == "not_host"
+    assert b.emit("action", "start", callback=True)["error"]["code"] == "bad_request"
+    assert b.emit("action", {"action": "start", "version": "x"}, callback=True)["error"]["code"] == "bad_request"
+
+
+def test_double_submission_of_check_counts_once(sio, table, dice):
+    code, ann, ben, cem = table
+    a, b = sio(ann["token"]), sio(ben["token"])
+    dice.add((3, 2))
+    a.emit("action", {"action": "start"}, callback=True)
+    a.emit("action", {"action": "shake"}, callback=True)
+    view = a.emit("action", {"action": "announce", "value": 65}, callback=True)["view"]
+    first = b.emit("action", {"action": "check", "version": view["version"]}, callback=True)
+    second = b.emit("action", {"action": "check", "version": view["version"]}, callback=True)
+    assert first["view"]["reveal"]["loser"] == ann["player"]
+    assert second["error"]["code"] == "stale"
+    points = {p["name"]: p["points"] for p in first["view"]["players"]}
+    assert points == {"Ann": 1, "Ben": 0, "Cem": 0}
+    final = b.emit("action", {"action": "check"}, callback=True)
+    assert final["error"]["code"] == "not_your_turn"  # without a version the rules refuse it
+
+
+def test_reconnect_with_the_same_token_takes_the_same_seat(sio, table):
+    code, ann, ben, cem = table
+    b = sio(ben["token"])
+    seat = views(b)[-1]["you"]
+    b.disconnect()
+    again = sio(ben["token"])
+    assert views(again)[-1]["you"] == seat == ben["player"]
+
+
+def test_a_browser_connects_with_its_session_cookie(app, sio, table):
+    code, ann, ben, cem = table
+    browser = app.test_client()
+    with browser.session_transaction() as session:
+        session["seats"] = {code: cem["token"]}
+    client = sio(auth={"room": code.lower()}, flask_test_client=browser)
+    assert client.is_connected()
+    assert views(client)[-1]["you"] == cem["player"]
+    stranger = app.test_client()
+    assert not sio(auth={"room": code}, flask_test_client=stranger).is_connected()
+
+
+def test_http_actions_reach_connected_sockets(api, sio, table):
+    code, ann, ben, cem = table
+    b = sio(ben["token"])
+    b.get_received()
+    api.act(code, ann["token"], "start")
+    (view,) = views(b)
+    assert view["phase"] == "playing"
+
+
+def test_a_removed_player_hears_it_and_loses_the_seat(api, sio, table):
+    code, ann, ben, cem = table
+    c = sio(cem["token"])
+    c.get_received()
+    api.act(code, ann["token"], "remove", player=cem["player"])
+    names = [m["name"] for m in c.get_received()]
+    assert names == ["removed"]
+    assert c.emit("action", {"action": "leave"}, callback=True)["error"]["code"] == "bad_token"

@@ -1,0 +1,253 @@
+"""Rooms without Flask: codes, names, seats, host, versions, expiry."""
+
+import threading
+
+import pytest
+
+from maxchen.dice import FixedDice
+from maxchen.errors import IllegalMove
+from maxchen.rooms import CODE_ALPHABET, Rooms, clean_name, normalize_code
+
+
+def refused(code, call, *args):
+    with pytest.raises(IllegalMove) as caught:
+        call(*args)
+    assert caught.value.code == code
+    return caught.value
+
+
+def test_codes_avoid_look_alikes():
+    assert not set("0O1IL") & set(CODE_ALPHABET)
+    rooms = Rooms()
+    codes = {rooms.create(f"p{i}")["code"] for i in range(200)}
+    assert len(codes) == 200
+    assert all(len(c) == 5 and set(c) <= set(CODE_ALPHABET) for c in codes)
+
+
+@pytest.mark.parametrize("typed", ["k7wqp", " K7WQP ", "K7wQp"])
+def test_codes_are_typed_case_insensitively(typed):
+    assert normalize_code(typed) == "K7WQP"
+
+
+@pytest.mark.parametrize("typed", ["K7WQ", "K7WQPP", "K0WQP", "KIWQP", "", None, 12345])
+def test_malformed_codes_find_no_room(typed):
+    refused("room_not_found", normalize_code, typed)
+
+
+@pytest.mark.parametrize(
+    ("typed", "name"),
+    [("  Ann ", "Ann"), ("Änne", "Änne"), ("Ёжик", "Ёжик"), ("🎲🎲", "🎲🎲"), ("x" * 20, "x" * 20), ("<b>", "<b>")],
+)
+def test_names_in_any_script(typed, name):
+    assert clean_name(typed) == name
+
+
+@pytest.mark.parametrize("typed", ["", "   ", "x" * 21, "a\nb", "a\x00b", None, 7])
+def test_bad_names_are_refused(typed):
+    refused("bad_value", clean_name, typed)
+
+
+def test_names_count_code_points_not_bytes():
+    assert clean_name("ё" * 20) == "ё" * 20
+    assert clean_name("🎲" * 20) == "🎲" * 20
+
+
+@pytest.fixture
+def room():
+    rooms = Rooms(dice=FixedDice([(6, 5)] * 50))
+    ann = rooms.create("Ann")
+    code = ann["code"]
+    ben = rooms.join(code, "Ben")
+    return rooms, code, ann["player"], ben["player"]
+
+
+def test_names_are_unique_ignoring_case(room):
+    rooms, code, *_ = room
+    refused("name_taken", rooms.join, code, "ANN")
+    refused("name_taken", rooms.join, code, " ben")
+
+
+def test_ten_seats_at_most(room):
+    rooms, code, *_ = room
+    for i in range(8):
+        rooms.join(code, f"guest{i}")
+    refused("room_full", rooms.join, code, "eleventh")
+
+
+def test_unknown_rules_are_refused():
+    refused("bad_value", Rooms().create, "Ann", "skat")
+
+
+def test_version_counts_changes_not_connections(room):
+    rooms, code, ann, ben = room
+    version = rooms.view(code, ann)["version"]
+    rooms.connect(code, ann)
+    rooms.disconnect(code, ann)
+    assert rooms.view(code, ann)["version"] == version
+    rooms.act(code, ann, {"action": "start"})
+    assert rooms.view(code, ann)["version"] == version + 1
+
+
+def test_a_stale_version_is_refused_and_changes_nothing(room):
+    rooms, code, ann, ben = room
+    view = rooms.act(code, ann, {"action": "start"})
+    rooms.act(code, ann, {"action": "shake", "version": view["version"]})
+    # A double tap answers the old view: it is stale.
+    error = refused("stale", rooms.act, code, ann, {"action": "shake", "version": view["version"]})
+    assert "moved on" in error.message
+    assert rooms.view(code, ann)["version"] == view["version"] + 1
+    refused("bad_request", rooms.act, code, ann, {"action": "announce", "value": 65, "version": "x"})
+
+
+def test_only_the_host_starts_and_configures(room):
+    rooms, code, ann, ben = room
+    refused("not_host", rooms.act, code, ben, {"action": "start"})
+    refused("not_host", rooms.act, code, ben, {"action": "configure", "options": {}})
+    assert rooms.view(code, ann)["allowed"] == ["start"]
+    assert rooms.view(code, ben)["allowed"] == []
+
+
+def test_a_game_needs_two_players():
+    rooms = Rooms()
+    ann = rooms.create("Ann")
+    assert rooms.view(ann["code"], ann["player"])["allowed"] == []
+    refused("not_allowed", rooms.act, ann["code"], ann["player"], {"action": "start"})
+
+
+def test_configure_checks_rules_and_options(room):
+    rooms, code, ann, ben = room
+    refused("bad_value", rooms.act, code, ann, {"action": "configure", "options": {"rules": "skat"}})
+    refused("bad_value", rooms.act, code, ann, {"action": "configure", "options": {"speed": 3}})
+    refused("bad_request", rooms.act, code, ann, {"action": "configure", "options": [1]})
+    view = rooms.act(code, ann, {"action": "configure", "options": {"rules": "maexchen"}})
+    assert (view["rules"], view["options"]) == ("maexchen", {})
+    rooms.act(code, ann, {"action": "start"})
+    refused("game_running", rooms.act, code, ann, {"action": "configure", "options": {}})
+    refused("game_running", rooms.act, code, ann, {"action": "start"})
+
+
+def test_unknown_and_malformed_actions(room):
+    rooms, code, ann, ben = room
+    refused("bad_request", rooms.act, code, ann, {"action": "fly"})
+    refused("bad_request", rooms.act, code, ann, {"action": None})
+    refused("bad_request", rooms.act, code, ann, ["start"])
+    refused("not_allowed", rooms.act, code, ann, {"action": "shake"})  # no game yet
+    refused("room_not_found", rooms.act, "ZZZZZ", ann, {"action": "start"})
+    refused("bad_token", rooms.act, code, "nobody", {"action": "start"})
+
+
+def test_late_comers_wait_for_the_next_game(room):
+    rooms, code, ann, ben = room
+    rooms.act(code, ann, {"action": "start"})
+    cem = rooms.join(code, "Cem")["player"]
+    view = rooms.view(code, cem)
+    seat = next(p for p in view["players"] if p["id"] == cem)
+    assert seat["waiting"] and not seat["out"]
+    refused("not_allowed", rooms.act, code, cem, {"action": "check"})
+    # Ann leaves: Ben wins, and the host role passes on.
+    rooms.act(code, ann, {"action": "leave"})
+    view = rooms.view(code, ben)
+    assert (view["phase"], view["winner"], view["host"]) == ("over", ben, ben)
+    view = rooms.act(code, ben, {"action": "start"})
+    assert [p["id"] for p in view["players"]] == [ben, cem]
+    assert not any(p["waiting"] for p in view["players"])
+    assert view["turn"]["player"] == ben
+
+
+def test_host_handover_prefers_the_next_connected_player(room):
+    rooms, code, ann, ben = room
+    cem = rooms.join(code, "Cem")["player"]
+    rooms.connect(code, cem)
+    rooms.act(code, ann, {"action": "leave"})
+    assert rooms.view(code, cem)["host"] == cem
+    rooms.act(code, cem, {"action": "leave"})
+    assert rooms.view(code, ben)["host"] == ben
+
+
+def test_remove_only_disconnected_players_during_a_game(room):
+    rooms, code, ann, ben = room
+    rooms.act(code, ann, {"action": "start"})
+    rooms.connect(code, ben)
+    refused("not_allowed", rooms.act, code, ann, {"action": "remove", "player": ben})
+    refused("bad_value", rooms.act, code, ann, {"action": "remove", "player": "ghost"})
+    refused("not_allowed", rooms.act, code, ann, {"action": "remove", "player": ann})
+    refused("not_host", rooms.act, code, ben, {"action": "remove", "player": ann})
+    rooms.disconnect(code, ben)
+    view = rooms.act(code, ann, {"action": "remove", "player": ben})
+    gone = next(p for p in view["players"] if p["id"] == ben)
+    assert gone["left"] and gone["out"]
+    assert view["winner"] == ann
+    # The removed player's token is revoked.
+    refused("bad_token", rooms.act, code, ben, {"action": "shake"})
+
+
+def test_removing_a_player_revokes_the_token():
+    rooms = Rooms()
+    ann = rooms.create("Ann")
+    ben = rooms.join(ann["code"], "Ben")
+    assert rooms.authenticate(ann["code"], ben["token"]) == ben["player"]
+    rooms.act(ann["code"], ann["player"], {"action": "remove", "player": ben["player"]})
+    refused("bad_token", rooms.authenticate, ann["code"], ben["token"])
+    refused("bad_token", rooms.locate, ben["token"])
+    assert [p["name"] for p in rooms.view(ann["code"], ann["player"])["players"]] == ["Ann"]
+
+
+def test_the_room_goes_when_the_last_player_leaves():
+    rooms = Rooms()
+    ann = rooms.create("Ann")
+    rooms.act(ann["code"], ann["player"], {"action": "leave"})
+    refused("room_not_found", rooms.view, ann["code"], ann["player"])
+
+
+def test_rooms_untouched_for_six_hours_are_dropped():
+    now = [1000.0]
+    rooms = Rooms(clock=lambda: now[0])
+    old = rooms.create("Ann")
+    now[0] += 5 * 3600
+    fresh = rooms.create("Ben")
+    rooms.connect(fresh["code"], fresh["player"])
+    now[0] += 3600 + 1
+    assert rooms.sweep() == [old["code"]]
+    refused("room_not_found", rooms.view, old["code"], old["player"])
+    now[0] += 7 * 3600
+    assert rooms.sweep() == []  # Ben is still connected
+    rooms.disconnect(fresh["code"], fresh["player"])
+    assert rooms.sweep() == [fresh["code"]]
+
+
+def test_pushes_carry_each_player_only_their_own_view(room):
+    rooms, code, ann, ben = room
+    pushed = []
+    rooms.push = lambda code, views, gone: pushed.append((views, gone))
+    rooms.connect(code, ann)
+    rooms.connect(code, ben)
+    pushed.clear()
+    rooms.act(code, ann, {"action": "start"})
+    rooms.act(code, ann, {"action": "shake"})
+    views, gone = pushed[-1]
+    assert views[ann]["you"] == ann and views[ann]["dice"] == [6, 5]
+    assert views[ben]["you"] == ben and views[ben]["dice"] is None
+    assert "6, 5" not in str(views[ben])
+
+
+def test_simultaneous_checks_count_once(room):
+    rooms, code, ann, ben = room
+    rooms.act(code, ann, {"action": "start"})
+    rooms.act(code, ann, {"action": "shake"})
+    view = rooms.act(code, ann, {"action": "announce", "value": 65})
+    results = []
+
+    def check():
+        try:
+            rooms.act(code, ben, {"action": "check", "version": view["version"]})
+            results.append("ok")
+        except IllegalMove as error:
+            results.append(error.code)
+
+    threads = [threading.Thread(target=check) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == ["ok"] + ["stale"] * 7
+    assert {p["name"]: p["points"] for p in rooms.view(code, ann)["players"]} == {"Ann": 0, "Ben": 1}
