@@ -23,6 +23,10 @@ def _async_mode(argv) -> str:
 if __name__ == "__main__":
     _mode = _async_mode(sys.argv[1:])
     if _mode == "eventlet":
+        import warnings
+
+        # eventlet is in bugfix-only mode; it stays our default by choice (README).
+        warnings.filterwarnings("ignore", message="\nEventlet is deprecated")
         import eventlet
 
         eventlet.monkey_patch()

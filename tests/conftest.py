@@ -4,6 +4,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -110,20 +111,26 @@ class Server:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 - lives as long as the server
         self.process = subprocess.Popen(
             [sys.executable, "app.py", "--host", "127.0.0.1", "--port", str(self.port), *args],
             cwd=ROOT,
             env=env,
-            stdout=subprocess.PIPE,
+            stdout=self.log,
             stderr=subprocess.STDOUT,
             text=True,
         )
+
+    def output(self) -> str:
+        """Everything the server printed so far."""
+        self.log.seek(0)
+        return self.log.read()
 
     def wait_ready(self, timeout=20):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError("server exited:\n" + self.process.stdout.read())
+                raise RuntimeError("server exited:\n" + self.output())
             try:
                 requests.get(self.url + "/", timeout=1)
                 return self
@@ -139,7 +146,7 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        return self.process.stdout.read()
+        return self.output()
 
 
 @pytest.fixture

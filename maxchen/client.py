@@ -1,0 +1,118 @@
+"""A small client of the JSON API and the Socket.IO protocol, for bots and scripts.
+
+seat = join_room("http://127.0.0.1:5000", "K7WQP", "Bot")
+with Player("http://127.0.0.1:5000", seat["token"]) as me:
+    me.wait_for(lambda view: view["allowed"])
+    me.act("shake")
+"""
+
+import threading
+import time
+
+import requests
+import socketio
+
+from .errors import IllegalMove
+from .rules import rank, value_of
+
+
+def _post(url, body, token=None):
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    response = requests.post(url, json=body, headers=headers, timeout=10)
+    data = response.json()
+    if response.status_code >= 400:
+        raise IllegalMove(data["error"]["code"], data["error"]["message"])
+    return data
+
+
+def create_room(base_url, name, rules="maexchen") -> dict:
+    """POST /api/rooms: {"code", "player", "token", "url"}."""
+    return _post(f"{base_url}/api/rooms", {"name": name, "rules": rules})
+
+
+def join_room(base_url, code, name) -> dict:
+    """POST /api/rooms/<code>/players: {"player", "token"}."""
+    return _post(f"{base_url}/api/rooms/{code}/players", {"name": name})
+
+
+class Player:
+    """One seat over Socket.IO; `view` is always the latest view received."""
+
+    def __init__(self, base_url, token, transports=("websocket",)):
+        self.base_url = base_url
+        self.token = token
+        self.transports = list(transports)
+        self.view = None
+        self.removed = False
+        self._changed = threading.Condition()
+        self.sio = socketio.Client(reconnection=True)
+        self.sio.on("view", self._on_view)
+        self.sio.on("removed", self._on_removed)
+
+    def _on_view(self, view):
+        with self._changed:
+            # Pushes of one room arrive in order; connection changes keep the version.
+            if self.view is None or view["version"] >= self.view["version"]:
+                self.view = view
+            self._changed.notify_all()
+
+    def _on_removed(self, _data):
+        with self._changed:
+            self.removed = True
+            self._changed.notify_all()
+
+    def connect(self):
+        """Open the socket; the first view arrives right after."""
+        self.sio.connect(
+            self.base_url, auth={"token": self.token}, transports=self.transports, wait=True, wait_timeout=10
+        )
+        self.wait_for(lambda view: True)
+        return self
+
+    def disconnect(self):
+        """Close the socket; the seat stays."""
+        self.sio.disconnect()
+
+    def __enter__(self):
+        return self.connect()
+
+    def __exit__(self, *_):
+        self.disconnect()
+
+    def wait_for(self, predicate, timeout=10.0):
+        """Block until the latest view satisfies `predicate`; return it."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while self.view is None or not predicate(self.view):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"view never matched; last: {self.view}")
+                self._changed.wait(left)
+            return self.view
+
+    def act(self, action, **body) -> dict:
+        """Send one action; returns the new view or raises IllegalMove."""
+        answer = self.sio.call("action", {"action": action, **body}, timeout=10)
+        if "error" in answer:
+            raise IllegalMove(answer["error"]["code"], answer["error"]["message"])
+        if answer.get("view"):
+            self._on_view(answer["view"])
+        return answer["view"]
+
+
+def simple_move(view) -> dict | None:
+    """A plain strategy for Mäxchen bots: truthful when it can, checks high claims."""
+    allowed = view["allowed"]
+    if not allowed or allowed == ["start"]:
+        return None
+    if "shake" in allowed:
+        return {"action": "shake"}
+    if "announce" in allowed:
+        mine = value_of(view["dice"])
+        choices = view["choices"]
+        honest = mine in choices
+        return {"action": "announce", "value": mine if honest else choices[0]}
+    # Half of all rolls reach 61 (RULES.md §1): below that, believing is cheap.
+    if "believe" in allowed and rank(view["announcement"]["value"]) < rank(61):
+        return {"action": "believe"}
+    return {"action": "check"}

@@ -1,0 +1,143 @@
+"""End to end: the real server process (`python app.py`) and real clients."""
+
+import sys
+from pathlib import Path
+
+import pytest
+import requests
+import socketio
+
+from maxchen.client import Player, create_room, join_room, simple_move
+
+from .conftest import Server
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+import play_bots  # noqa: E402
+
+
+class RecordingPlayer(Player):
+    """A Player that keeps every view it was sent."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.received = []
+        self.sio.on("view", self._record)
+
+    def _record(self, view):
+        self.received.append(view)
+        self._on_view(view)
+
+
+def test_three_clients_play_a_whole_game_with_a_reconnect_and_a_host_handover(server):
+    url = server.url
+    seats = [create_room(url, "Ann")]
+    code = seats[0]["code"]
+    seats += [join_room(url, code, "Ben"), join_room(url, code.lower(), "Cem")]
+    ann, ben, cem = players = [RecordingPlayer(url, s["token"]).connect() for s in seats]
+    by_id = {p.view["you"]: p for p in players}
+    ann.act("start")
+    dice_seen = []  # (owner, dice) for every cup, checked against other players' messages
+    reconnected = False
+    while True:
+        view = ann.wait_for(lambda v: v["phase"] == "over" or v["turn"] is not None)
+        if view["phase"] == "over":
+            break
+        mover = by_id[view["turn"]["player"]]
+        mine = mover.wait_for(lambda v, version=view["version"]: v["version"] >= version)
+        if mine["turn"]["step"] == "decide" and not reconnected and mover is cem:
+            # Cem's phone drops and comes back: same seat, the game waited.
+            cem.disconnect()
+            cem_id = seats[2]["player"]
+            others = ann.wait_for(
+                lambda v, cem_id=cem_id: not next(p for p in v["players"] if p["id"] == cem_id)["connected"]
+            )
+            assert others["turn"]["player"] == cem_id
+            cem = RecordingPlayer(url, seats[2]["token"]).connect()
+            by_id[cem.view["you"]] = cem
+            players[2] = cem
+            assert cem.view["you"] == seats[2]["player"]
+            assert cem.view["turn"] == mine["turn"]
+            reconnected = True
+            continue
+        move = simple_move(mine)
+        after = mover.act(**move, version=mine["version"])
+        if move["action"] == "shake":
+            dice_seen.append((mine["you"], after["dice"]))
+    assert reconnected
+    final = ann.view
+    winner = final["winner"]
+    assert winner in by_id
+    assert [p["out"] for p in final["players"]].count(False) == 1
+    assert next(p for p in final["players"] if p["id"] == winner)["points"] < 5
+    # Nobody was ever sent another player's hidden dice.
+    for player in players:
+        for view in player.received:
+            if view["dice"] is not None:
+                assert any(owner == view["you"] and dice == view["dice"] for owner, dice in dice_seen)
+    # The host leaves: the role passes to the next connected player.
+    ann.act("leave")
+    handed = ben.wait_for(lambda v: v["host"] != seats[0]["player"])
+    assert handed["host"] == seats[1]["player"]
+    assert "start" in handed["allowed"]
+    for player in players[1:]:
+        player.disconnect()
+
+
+def test_the_bots_script_plays_to_a_winner(server):
+    lines = []
+    final = play_bots.play(server.url, 3, say=lines.append)
+    assert final["phase"] == "over"
+    assert lines[0].startswith("room ") and lines[-1].startswith("winner: ")
+
+
+def test_pages_and_api_over_real_http(server):
+    assert requests.get(server.url + "/", timeout=5).status_code == 200
+    response = requests.post(server.url + "/api/rooms", json={"name": "Ann"}, timeout=5)
+    assert response.status_code == 201
+    bad = requests.post(server.url + "/api/rooms", data="{", headers={"Content-Type": "application/json"}, timeout=5)
+    assert (bad.status_code, bad.json()["error"]["code"]) == (400, "bad_request")
+
+
+def test_a_foreign_origin_cannot_open_a_socket(server):
+    seat = create_room(server.url, "Ann")
+    # Engine.IO handshake by long-polling, as a page on another site would do it.
+    query = {"EIO": "4", "transport": "polling"}
+    same = requests.get(server.url + "/socket.io/", params=query, headers={"Origin": server.url}, timeout=5)
+    foreign = requests.get(server.url + "/socket.io/", params=query, headers={"Origin": "http://evil.test"}, timeout=5)
+    assert same.status_code == 200
+    assert foreign.status_code == 400
+    assert seat["code"]
+
+
+def test_oversized_socket_messages_are_refused(server):
+    seat = create_room(server.url, "Ann")
+    with Player(server.url, seat["token"]) as ann:
+        big = {"action": "configure", "options": {}, "pad": "x" * 20000}
+        with pytest.raises(socketio.exceptions.TimeoutError):
+            ann.sio.call("action", big, timeout=3)
+    view = requests.get(
+        f"{server.url}/api/rooms/{seat['code']}", headers={"Authorization": f"Bearer {seat['token']}"}, timeout=5
+    ).json()
+    assert view["version"] == 0  # the action never reached the room
+
+
+def test_the_start_banner_names_the_urls(server):
+    assert f"http://127.0.0.1:{server.port}/" in server.output()
+
+
+@pytest.mark.parametrize("mode", ["gevent", "threading"])
+def test_other_async_modes_play_a_game(mode):
+    other = Server("--async-mode", mode).wait_ready()
+    try:
+        final = play_bots.play(other.url, 2, say=lambda line: None)
+        assert final["phase"] == "over"
+    finally:
+        other.stop()
+
+
+def test_a_busy_port_fails_loudly(server):
+    second = Server(port=server.port)
+    assert second.process.wait(20) == 1
+    assert "cannot listen" in second.output()
+    # The first server still answers alone.
+    assert requests.get(server.url + "/", timeout=5).status_code == 200
