@@ -27,6 +27,7 @@ MAX_SEATS = 10
 NAME_LENGTH = 20
 ROOM_TTL = 6 * 3600
 ROOM_ACTIONS = ("start", "configure", "remove", "leave")
+ACTIVITIES = ("shaking", "peeking")
 
 
 def normalize_code(text) -> str:
@@ -207,8 +208,12 @@ class Room:
 
     # --- views ------------------------------------------------------------
 
-    def view_for(self, player: str | None, connected: set) -> dict:
-        """Everything `player` may see of the room, nothing more."""
+    def view_for(self, player: str | None, connected: dict) -> dict:
+        """Everything `player` may see of the room, nothing more.
+
+        `connected` maps each connected player to what they are doing with
+        their phone right now ("shaking", "peeking" or None).
+        """
         game = self.game
         players = []
         for seat in self.seats:
@@ -221,6 +226,7 @@ class Room:
                     "id": seat.id,
                     "name": seat.name,
                     "connected": seat.id in connected,
+                    "activity": connected.get(seat.id) if seat.id in connected else None,
                     "waiting": seat.waiting,
                     "left": seat.left,
                     **fields,
@@ -298,6 +304,7 @@ class Rooms:
         self._guard = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
         self._connections: dict[str, dict[str, int]] = defaultdict(dict)
+        self._activity: dict[str, dict[str, str]] = defaultdict(dict)
 
     @contextmanager
     def _locked(self, code):
@@ -313,8 +320,7 @@ class Rooms:
         """Save a changed room, then tell everyone connected."""
         room.version += 1
         room.touched = self.clock()
-        if room.seat(room.host) is None and room.members():
-            room.host = room.members()[0].id
+        self._activity.pop(room.code, None)  # every change ends a shake or a peek
         if not room.members():
             self.store.delete(room.code)
         else:
@@ -322,16 +328,17 @@ class Rooms:
         self._notify(room, gone=[p for p in before if room.seat(p) is None])
 
     def _notify(self, room: Room, gone=()):
-        connected = self.connected(room.code)
         for player in gone:
             self._connections[room.code].pop(player, None)
+        connected = self.connected(room.code)
         if self.push is not None:
             views = {p: room.view_for(p, connected) for p in connected if room.seat(p)}
             self.push(room.code, views, list(gone))
 
-    def connected(self, code: str) -> set[str]:
-        """Players with at least one open connection to the room."""
-        return {p for p, n in self._connections.get(code, {}).items() if n > 0}
+    def connected(self, code: str) -> dict[str, str | None]:
+        """Players with an open connection to the room, with their activity."""
+        activity = self._activity.get(code, {})
+        return {p: activity.get(p) for p, n in self._connections.get(code, {}).items() if n > 0}
 
     # --- what the transports call ------------------------------------------
 
@@ -426,9 +433,29 @@ class Rooms:
                     counts[player] -= 1
                     if counts[player] == 0:
                         del counts[player]
+                        self._activity[code].pop(player, None)
                         self._notify(room)
         except IllegalMove:
             pass  # the room is gone
+
+    def signal(self, code, player, activity):
+        """A player starts or stops shaking or peeking; others see it, nothing more."""
+        if activity is not None and activity not in ACTIVITIES:
+            raise IllegalMove("bad_request", f"activity is one of {', '.join(ACTIVITIES)} or null.")
+        with self._locked(normalize_code(code)) as room:
+            if player not in self.connected(room.code):
+                raise IllegalMove("bad_token", "Connect first.")
+            view = room.view_for(player, {})
+            if activity == "shaking" and "shake" not in view["allowed"]:
+                raise IllegalMove("not_allowed", "It is not your turn to shake.")
+            if activity == "peeking" and view["dice"] is None:
+                raise IllegalMove("not_allowed", "There is nothing under your cup.")
+            if self._activity[room.code].get(player) != activity:
+                if activity is None:
+                    self._activity[room.code].pop(player, None)
+                else:
+                    self._activity[room.code][player] = activity
+                self._notify(room)
 
     def sweep(self) -> list[str]:
         """Drop rooms untouched for `ttl` seconds and with nobody connected."""

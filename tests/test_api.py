@@ -15,6 +15,7 @@ def test_create_room_answers_code_seat_and_link(api, client):
             "id": answer["player"],
             "name": "Ann",
             "connected": False,
+            "activity": None,
             "waiting": False,
             "left": False,
             "out": False,

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Refresh the vendored front-end files in static/vendor/ from the npm registry.
+# Pinned versions; change them here, run this, commit the result.
+set -euo pipefail
+HTMX=2.0.11
+SOCKETIO=4.8.4
+cd "$(dirname "$0")/.."
+out=static/vendor
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+( cd "$work" && npm pack --silent "htmx.org@$HTMX" "socket.io-client@$SOCKETIO" >/dev/null )
+mkdir -p "$work/htmx" "$work/sio"
+tar -xzf "$work"/htmx.org-$HTMX.tgz -C "$work/htmx"
+tar -xzf "$work"/socket.io-client-$SOCKETIO.tgz -C "$work/sio"
+cp "$work/htmx/package/dist/htmx.min.js" "$out/htmx.min.js"
+cp "$work/htmx/package/LICENSE" "$out/htmx.LICENSE"
+cp "$work/sio/package/dist/socket.io.min.js" "$out/socket.io.min.js"
+cp "$work/sio/package/LICENSE" "$out/socket.io.LICENSE"
+cat > "$out/VERSIONS" <<TXT
+htmx.org $HTMX (BSD Zero Clause, htmx.LICENSE): htmx.min.js
+socket.io-client $SOCKETIO (MIT, socket.io.LICENSE): socket.io.min.js
+Refresh with scripts/vendor.sh (from the npm registry).
+TXT
+echo "vendored htmx $HTMX and socket.io-client $SOCKETIO into $out"
