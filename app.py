@@ -40,6 +40,7 @@ import os  # noqa: E402
 import secrets  # noqa: E402
 
 from flask import Flask  # noqa: E402
+from flask_babel import Babel  # noqa: E402
 from flask_socketio import SocketIO  # noqa: E402
 
 from maxchen import api, events, web  # noqa: E402
@@ -60,12 +61,14 @@ def create_app(test_config=None) -> Flask:
         ASYNC_MODE="threading",
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        PERMANENT_SESSION_LIFETIME=30 * 24 * 3600,
         JSON_SORT_KEYS=False,
     )
     if test_config:
         app.config.from_mapping(test_config)
     rooms = app.config.get("ROOMS") or Rooms(dice=app.config.get("DICE"))
     app.extensions["maxchen.rooms"] = rooms
+    Babel(app, locale_selector=web.select_locale)
     app.register_blueprint(web.bp)
     app.register_blueprint(api.bp)
     # Same-origin check stays on: cors_allowed_origins is left at its default.

@@ -34,7 +34,8 @@ def _illegal(error: IllegalMove):
 
 
 @bp.app_errorhandler(HTTPException)
-def _http_error(error: HTTPException):
+def json_error(error: HTTPException):
+    """HTTP errors under /api answer JSON like every other refusal."""
     if not request.path.startswith(bp.url_prefix + "/"):
         return error
     code = "room_not_found" if error.code == 404 else "bad_request"

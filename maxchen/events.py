@@ -63,3 +63,16 @@ def init_app(socketio, rooms):
         except IllegalMove as error:
             return error.to_dict()
         return {"view": view}
+
+    @socketio.on("signal")
+    def signal(payload):
+        """Sent while a player shakes or peeks; the others' views show it, never the dice."""
+        member = members.get(request.sid)
+        if member is None:
+            return IllegalMove("bad_token", "Connect with your token first.").to_dict()
+        activity = payload.get("activity") if isinstance(payload, dict) else "?"
+        try:
+            rooms.signal(*member, activity)
+        except IllegalMove as error:
+            return error.to_dict()
+        return {"ok": True}

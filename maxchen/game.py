@@ -43,6 +43,7 @@ class Game:
     """The interface of a game, whatever its rule set."""
 
     NAME = ""
+    TITLE = ""
     ACTIONS: tuple[str, ...] = ()
     MIN_PLAYERS = 2
     MAX_PLAYERS = 10
@@ -115,6 +116,7 @@ class MaexchenGame(Game):
     """Mäxchen, RULES.md §2: penalty points, out at 5, accept after 21."""
 
     NAME = "maexchen"
+    TITLE = "Mäxchen"
     ACTIONS = ("shake", "believe", "check", "accept", "announce")
     OUT_AT = 5
     DICE = 2

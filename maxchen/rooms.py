@@ -26,7 +26,7 @@ CODE_LENGTH = 5
 MAX_SEATS = 10
 NAME_LENGTH = 20
 ROOM_TTL = 6 * 3600
-ROOM_ACTIONS = ("start", "configure", "remove", "leave")
+ROOM_ACTIONS = ("start", "configure", "seat", "remove", "leave")
 ACTIVITIES = ("shaking", "peeking")
 
 
@@ -169,6 +169,20 @@ class Room:
         base = self.options if rules == self.rules else ruleset.default_options()
         self.options = {**base, **ruleset.check_options(options)}
         self.rules = rules
+
+    def _seat(self, player, payload, connected, dice):
+        """The host moves a player to another seat (0 is first)."""
+        self._require_host(player)
+        self._require_no_game()
+        target = payload.get("player")
+        seat = self.seat(target) if isinstance(target, str) else None
+        if seat is None:
+            raise IllegalMove("bad_value", "There is no such player in this room.")
+        index = payload.get("seat")
+        if type(index) is not int or not 0 <= index < len(self.seats):
+            raise IllegalMove("bad_value", f"seat must be a whole number from 0 to {len(self.seats) - 1}.")
+        self.seats.remove(seat)
+        self.seats.insert(index, seat)
 
     def _remove(self, player, payload, connected, dice):
         self._require_host(player)

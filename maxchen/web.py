@@ -1,11 +1,302 @@
-"""Pages for people (the browser game)."""
+"""Pages for people: home, join, the room (full page and htmx partials), rules.
 
-from flask import Blueprint, render_template
+A browser's seats live in its signed session cookie as {room code: token};
+every page and partial is rendered for that one player from `view_for`.
+"""
+
+from urllib.parse import urlsplit
+
+import segno
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import gettext as _
+
+from . import rules
+from .api import json_error
+from .errors import IllegalMove
+from .rooms import normalize_code
+from .rulesets import DEFAULT, RULESETS
 
 bp = Blueprint("web", __name__)
+
+LANGUAGES = {"en": "English", "de": "Deutsch", "ru": "Русский"}
+LANG_COOKIE = "lang"
+AREAS = ("stage", "controls")
+
+
+def select_locale() -> str:
+    """The language: the one chosen on the page, else the browser's."""
+    chosen = request.cookies.get(LANG_COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(list(LANGUAGES)) or "en"
+
+
+def _rooms():
+    return current_app.extensions["maxchen.rooms"]
+
+
+def value_label(value: int) -> str:
+    """A value as players say it, in the page's language."""
+    if value == rules.MAEXCHEN:
+        return "Mäxchen"
+    high, low = divmod(value, 10)
+    if high == low:
+        return [
+            _("double one"),
+            _("double two"),
+            _("double three"),
+            _("double four"),
+            _("double five"),
+            _("double six"),
+        ][high - 1]
+    return str(value)
+
+
+@bp.app_context_processor
+def _helpers():
+    titles = {name: game.TITLE for name, game in RULESETS.items()}
+    return {"value_label": value_label, "languages": LANGUAGES, "locale": select_locale(), "titles": titles}
+
+
+@bp.before_app_request
+def _same_origin_posts():
+    """Refuse state-changing requests that a page of another site sends."""
+    if request.method in ("GET", "HEAD", "OPTIONS") or request.path.startswith(("/api/", "/socket.io")):
+        return None
+    origin = request.headers.get("Origin")
+    if origin:
+        mine = urlsplit(request.host_url)
+        theirs = urlsplit(origin)
+        if (theirs.scheme, theirs.netloc) != (mine.scheme, mine.netloc):
+            abort(403)
+    elif request.headers.get("Sec-Fetch-Site") == "cross-site":
+        abort(403)
+    return None
+
+
+def _seats() -> dict:
+    seats = session.get("seats")
+    return seats if isinstance(seats, dict) else {}
+
+
+def _remember(code: str, token: str, name: str):
+    seats = _seats()
+    seats[code] = token
+    session["seats"] = seats
+    session["name"] = name
+    session.permanent = True
+
+
+def _me(code: str) -> str | None:
+    """The player this browser is in room `code`, or None."""
+    token = _seats().get(code)
+    if not token:
+        return None
+    try:
+        return _rooms().authenticate(code, token)
+    except IllegalMove:
+        seats = _seats()
+        seats.pop(code, None)
+        session["seats"] = seats
+        return None
+
+
+def _room_or_404(code: str) -> str:
+    try:
+        code = normalize_code(code)
+    except IllegalMove:
+        abort(404)
+    if _rooms().store.load(code) is None:
+        abort(404)
+    return code
+
+
+@bp.app_errorhandler(404)
+def _not_found(error):
+    if request.path.startswith("/api/"):
+        return json_error(error)
+    return render_template("missing.html"), 404
 
 
 @bp.get("/")
 def index():
-    """The home page."""
-    return render_template("index.html")
+    """Create a room or join one."""
+    return render_template("index.html", name=session.get("name", ""), rulesets=list(RULESETS), default=DEFAULT)
+
+
+@bp.post("/rooms")
+def create():
+    """Create a room from the home page; the creator is host."""
+    name = request.form.get("name", "")
+    try:
+        seat = _rooms().create(name, request.form.get("rules") or DEFAULT)
+    except IllegalMove as error:
+        return _home_error(error, name=name)
+    _remember(seat["code"], seat["token"], name.strip())
+    return redirect(url_for("web.room", code=seat["code"]), 303)
+
+
+@bp.post("/join")
+def join_by_code():
+    """Join a room by its code from the home page."""
+    name = request.form.get("name", "")
+    typed = request.form.get("code", "")
+    try:
+        code = normalize_code(typed)
+        return _join(code, name)
+    except IllegalMove as error:
+        return _home_error(error, name=name, code=typed)
+
+
+def _join(code, name):
+    if _me(code):
+        return redirect(url_for("web.room", code=code), 303)
+    seat = _rooms().join(code, name)
+    _remember(code, seat["token"], name.strip())
+    return redirect(url_for("web.room", code=code), 303)
+
+
+def _home_error(error: IllegalMove, **form):
+    context = {"name": session.get("name", ""), "rulesets": list(RULESETS), "default": DEFAULT, **form}
+    return render_template("index.html", error=_message(error), **context), error.status
+
+
+@bp.get("/r/<code>")
+def room(code):
+    """The room: the table for a seated player, else a name form."""
+    code = _room_or_404(code)
+    player = _me(code)
+    if player is None:
+        return render_template("join.html", code=code, name=session.get("name", ""))
+    return render_template("room.html", **_context(code, player))
+
+
+@bp.post("/r/<code>/join")
+def join(code):
+    """Take a seat in this room with a name."""
+    code = _room_or_404(code)
+    name = request.form.get("name", "")
+    try:
+        return _join(code, name)
+    except IllegalMove as error:
+        return render_template("join.html", code=code, name=name, error=_message(error)), error.status
+
+
+@bp.get("/r/<code>/parts")
+def parts(code):
+    """Every swappable area, as out-of-band swaps (after a push)."""
+    code = _room_or_404(code)
+    player = _me(code)
+    if player is None:
+        return _gone(code)
+    return _render_parts(_context(code, player))
+
+
+@bp.post("/r/<code>/act")
+def act(code):
+    """An action from a form (htmx); answers every area, or the error."""
+    code = _room_or_404(code)
+    player = _me(code)
+    if player is None:
+        return _gone(code)
+    try:
+        _rooms().act(code, player, _form_action())
+    except IllegalMove as error:
+        response = make_response(render_template("partials/toast.html", message=_message(error)))
+        response.headers["HX-Retarget"] = "#toast"
+        response.headers["HX-Reswap"] = "innerHTML"
+        return response
+    if _me(code) is None:  # left the room
+        return _gone(code)
+    return _render_parts(_context(code, player))
+
+
+def _gone(code):
+    response = make_response("", 204)
+    response.headers["HX-Redirect"] = url_for("web.room", code=code)
+    return response
+
+
+def _form_action() -> dict:
+    """The action payload from form fields (all strings) as the API takes it."""
+    form = request.form
+    payload = {"action": form.get("action")}
+    for field in ("version", "seat"):
+        if form.get(field, "") != "":
+            try:
+                payload[field] = int(form[field])
+            except ValueError:
+                raise IllegalMove("bad_request", f"{field} must be a whole number.") from None
+    if "value" in form:
+        payload["value"] = form["value"]
+    if "player" in form:
+        payload["player"] = form["player"]
+    if "rules" in form:
+        payload["options"] = {"rules": form["rules"]}
+    return payload
+
+
+def _context(code: str, player: str) -> dict:
+    view = _rooms().view(code, player)
+    names = {p["id"]: p["name"] for p in view["players"]}
+    link = request.host_url + "r/" + code
+    return {
+        "code": code,
+        "view": view,
+        "me": next(p for p in view["players"] if p["id"] == player),
+        "names": names,
+        "link": link,
+        "qr": segno.make(link, error="m").svg_inline(scale=5, dark="#111", light="#fff", border=2),
+        "rulesets": list(RULESETS),
+    }
+
+
+def _render_parts(context):
+    return "".join(render_template(f"partials/{area}.html", oob=True, **context) for area in AREAS)
+
+
+def _message(error: IllegalMove) -> str:
+    """The player-facing message in the page's language, by error code."""
+    messages = {
+        "room_not_found": _("There is no room with that code."),
+        "room_full": _("The room is full."),
+        "name_taken": _("Someone here already has that name."),
+        "not_your_turn": _("It is not your turn."),
+        "not_host": _("Only the host can do that."),
+        "stale": _("The table has moved on; look again."),
+        "not_higher": _("Announce a value higher than the last one."),
+        "game_running": _("Not while a game is running."),
+    }
+    if error.code == "bad_value" and "name" in error.message.lower():
+        return _("Enter a name of 1 to 20 characters.")
+    return messages.get(error.code, error.message)
+
+
+@bp.post("/lang")
+def language():
+    """Switch the language; remembered in a cookie for a year."""
+    lang = request.form.get("lang")
+    back = request.form.get("next") or "/"
+    if not back.startswith("/") or back.startswith("//"):
+        back = "/"
+    response = redirect(back, 303)
+    if lang in LANGUAGES:
+        response.set_cookie(LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="Lax")
+    return response
+
+
+@bp.get("/rules")
+def rules_page():
+    """The rules in player language, with the value ladder."""
+    ladder = [(value, value_label(value), rules.probability(value)) for value in rules.VALUES]
+    return render_template(f"rules/{select_locale()}.html", ladder=ladder)

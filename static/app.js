@@ -1,0 +1,457 @@
+// maxchen room page: the live socket, the cup (shake, tilt, peek) and the reveal.
+// The server renders every area; this script only drives the cup and asks
+// htmx to refresh after each pushed view. User text reaches the DOM as text.
+(() => {
+  "use strict";
+
+  const ROOM = document.body.dataset.room;
+  if (!ROOM) return;
+  const T = JSON.parse(document.getElementById("i18n").textContent);
+  const $ = (id) => document.getElementById(id);
+  const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const GRAVITY = 9.81;
+
+  let view = null;
+  let lastKey = "";
+  let lastSay = "";
+  let lastReveal = $("stage").dataset.revealRound || "";
+
+  // --- the socket -------------------------------------------------------
+
+  const socket = io({ auth: { room: ROOM } });
+  socket.on("connect", () => { $("banner").hidden = true; });
+  socket.on("disconnect", () => { $("banner").hidden = false; });
+  socket.on("connect_error", (error) => {
+    $("banner").hidden = false;
+    if (error && error.data && error.data.code === "bad_token") location.reload();
+  });
+  socket.on("removed", () => location.assign("/r/" + ROOM));
+  socket.on("view", (fresh) => {
+    view = fresh;
+    cup.update(fresh);
+    // Connections and peeks keep the version: refresh on those too.
+    const key = JSON.stringify([fresh.version, fresh.players.map((p) => [p.connected, p.activity])]);
+    if (key !== lastKey) {
+      lastKey = key;
+      htmx.trigger(document.body, "maxchen:refresh");
+    }
+  });
+  document.addEventListener("visibilitychange", () => {
+    // A phone waking from sleep: make sure the socket is back.
+    if (document.visibilityState === "visible" && !socket.connected) socket.connect();
+  });
+
+  function act(action, extra) {
+    if (!view) return;
+    socket.emit("action", { action, version: view.version, ...extra }, (answer) => {
+      if (answer && answer.error) toast(answer.error.message);
+    });
+  }
+
+  function signal(activity) {
+    if (socket.connected) socket.emit("signal", { activity });
+  }
+
+  function toast(message) {
+    const box = $("toast");
+    box.textContent = "";
+    const p = document.createElement("p");
+    p.className = "toast-message";
+    p.textContent = message;
+    box.appendChild(p);
+  }
+
+  // --- after every swap: live region, reveal, toasts ------------------------
+
+  document.body.addEventListener("htmx:afterSettle", afterSwap);
+  document.body.addEventListener("htmx:oobAfterSwap", afterSwap);
+  document.body.addEventListener("htmx:beforeRequest", () => { $("toast").textContent = ""; });
+  document.body.addEventListener("click", (event) => {
+    if (event.target.closest("#toast")) $("toast").textContent = "";
+  });
+
+  function afterSwap() {
+    const say = document.querySelector("#stage [data-say]");
+    if (say && say.textContent.trim() && say.textContent !== lastSay) {
+      lastSay = say.textContent;
+      $("live").textContent = lastSay.trim();
+    }
+    const stage = $("stage");
+    const round = stage.dataset.revealRound || "";
+    if (round && round !== lastReveal) {
+      lastReveal = round;
+      showReveal();
+    }
+  }
+
+  function showReveal() {
+    const card = $("reveal");
+    if (!card) return;
+    const overlay = $("reveal-overlay");
+    overlay.replaceChildren(card.cloneNode(true));
+    overlay.firstChild.removeAttribute("id");
+    overlay.hidden = false;
+    const hide = () => { overlay.hidden = true; };
+    overlay.onclick = hide;
+    setTimeout(hide, reducedMotion ? 2500 : 3500);
+  }
+
+  // --- the cup -------------------------------------------------------------
+
+  const cup = {
+    area: $("cup-area"),
+    el: $("cup"),
+    floor: $("floor"),
+    coaster: $("coaster"),
+    hint: $("cup-hint"),
+    dice: [],          // {el, x, y, vx, vy}
+    values: null,      // my dice while they are mine (from my own view only)
+    canShake: false,
+    peeking: false,
+    tilt: { x: 0, y: 0 },
+    running: false,
+
+    update(v) {
+      const me = v.players.find((p) => p.id === v.you);
+      const seated = v.phase === "playing" && me && !me.waiting && !me.out;
+      this.area.hidden = !seated;
+      this.canShake = seated && v.allowed.includes("shake");
+      this.el.classList.toggle("my-turn", this.canShake);
+      const had = this.values;
+      this.values = seated && v.dice ? v.dice.slice() : null;
+      if (this.values && !had) this.drop(this.values.length);
+      if (!this.values && !shaker.active) this.clear();
+      if (this.values) this.paint();
+      this.coaster.hidden = !this.values;
+      if (!this.values && this.peeking) this.setPeek(false);
+      if (this.canShake) this.say(motion.seen ? T.shake_motion : T.shake_drag);
+      else if (this.values && !had) this.say(T.rolled);
+      else if (!this.values) this.say("");
+    },
+
+    say(text) { if (this.hint.textContent !== text) this.hint.textContent = text; },
+
+    size() { return this.floor.clientWidth; },
+
+    makeDie() {
+      const el = document.createElement("div");
+      el.className = "die blank";
+      el.setAttribute("aria-hidden", "true");
+      for (let i = 0; i < 9; i++) el.appendChild(document.createElement("i"));
+      this.floor.appendChild(el);
+      return { el, x: 0, y: 0, vx: 0, vy: 0 };
+    },
+
+    drop(count) {
+      this.clear();
+      const size = this.size();
+      for (let i = 0; i < count; i++) {
+        const die = this.makeDie();
+        die.x = size * (0.3 + 0.4 * Math.random());
+        die.y = size * (0.3 + 0.4 * Math.random());
+        die.vx = (Math.random() - 0.5) * 18;
+        die.vy = (Math.random() - 0.5) * 18;
+        this.dice.push(die);
+      }
+      this.paint();
+      this.start();
+    },
+
+    clear() {
+      this.dice.forEach((d) => d.el.remove());
+      this.dice = [];
+    },
+
+    paint() {
+      this.dice.forEach((die, i) => {
+        const value = this.values ? this.values[i] : null;
+        die.el.className = "die" + (value ? " face-" + value : "") + (this.peeking && value ? "" : " blank");
+      });
+      this.place();
+    },
+
+    place() {
+      const half = 26;
+      this.dice.forEach((d) => {
+        d.el.style.transform = `translate(${d.x - half}px, ${d.y - half}px)`;
+      });
+    },
+
+    rattle() {
+      // Shaking: blank dice tumble about the cup.
+      if (!this.dice.length) {
+        for (let i = 0; i < 2; i++) {
+          const die = this.makeDie();
+          die.x = die.y = this.size() / 2;
+          this.dice.push(die);
+        }
+      }
+      this.dice.forEach((d) => {
+        d.vx += (Math.random() - 0.5) * 30;
+        d.vy += (Math.random() - 0.5) * 30;
+      });
+      this.start();
+    },
+
+    start() {
+      if (reducedMotion) { this.place(); return; }
+      if (this.running) return;
+      this.running = true;
+      let last = performance.now();
+      const frame = (now) => {
+        const dt = Math.min(0.05, (now - last) / 1000);
+        last = now;
+        const moving = this.step(dt);
+        this.place();
+        if (moving && this.dice.length) requestAnimationFrame(frame);
+        else this.running = false;
+      };
+      requestAnimationFrame(frame);
+    },
+
+    // Simple 2-D physics: tilt pulls the dice, the round wall bounces them.
+    step(dt) {
+      const size = this.size();
+      const centre = size / 2;
+      const radius = size / 2 - 30;
+      let moving = Math.abs(this.tilt.x) + Math.abs(this.tilt.y) > 0.6;
+      for (const d of this.dice) {
+        d.vx = (d.vx + this.tilt.x * 60 * dt) * 0.985;
+        d.vy = (d.vy + this.tilt.y * 60 * dt) * 0.985;
+        d.x += d.vx * dt * 20;
+        d.y += d.vy * dt * 20;
+        const dx = d.x - centre;
+        const dy = d.y - centre;
+        const dist = Math.hypot(dx, dy);
+        if (dist > radius) {
+          const nx = dx / dist;
+          const ny = dy / dist;
+          d.x = centre + nx * radius;
+          d.y = centre + ny * radius;
+          const into = d.vx * nx + d.vy * ny;
+          if (into > 0) {
+            d.vx -= 1.5 * into * nx;
+            d.vy -= 1.5 * into * ny;
+            if (into > 6) bump();
+          }
+        }
+        if (Math.hypot(d.vx, d.vy) > 0.3) moving = true;
+      }
+      const [a, b] = this.dice;
+      if (a && b) {
+        const dx = b.x - a.x;
+        const dy = b.y - a.y;
+        const dist = Math.hypot(dx, dy) || 1;
+        if (dist < 54) {
+          const push = (54 - dist) / 2;
+          a.x -= (dx / dist) * push; a.y -= (dy / dist) * push;
+          b.x += (dx / dist) * push; b.y += (dy / dist) * push;
+          [a.vx, b.vx] = [b.vx, a.vx];
+          [a.vy, b.vy] = [b.vy, a.vy];
+        }
+      }
+      return moving;
+    },
+
+    setPeek(on) {
+      if (on === this.peeking) return;
+      this.peeking = on && !!this.values;
+      this.el.classList.toggle("peeking", this.peeking);
+      this.paint();
+      signal(this.peeking ? "peeking" : null);
+      if (this.peeking) $("live").textContent = T.your_dice + " " + this.values.join(", ");
+    },
+  };
+
+  let lastBump = 0;
+  function bump() {
+    const now = performance.now();
+    if (now - lastBump < 60) return;
+    lastBump = now;
+    if (navigator.vibrate) navigator.vibrate(12); // silently nothing where not allowed (iPhone)
+  }
+
+  // --- shake detection: motion, pointer drag or arrow keys --------------------
+
+  const SOURCES = {
+    motion: { pulses: 5, quiet: 450 },
+    drag: { pulses: 4, quiet: 350 },
+    keys: { pulses: 5, quiet: 600 },
+  };
+
+  const shaker = {
+    active: false,
+    source: null,
+    count: 0,
+    last: 0,
+    timer: null,
+
+    pulse(source) {
+      if (!cup.canShake) return;
+      const now = performance.now();
+      if (!this.active) {
+        this.active = true;
+        this.source = source;
+        this.count = 0;
+        cup.say(T.shaking);
+        signal("shaking");
+      }
+      this.count++;
+      this.last = now;
+      cup.rattle();
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.stop(), SOURCES[source].quiet);
+    },
+
+    stop() {
+      if (!this.active) return;
+      clearTimeout(this.timer);
+      this.active = false;
+      if (this.count >= SOURCES[this.source].pulses && cup.canShake) {
+        cup.canShake = false;
+        act("shake");
+      } else {
+        signal(null);
+        cup.update(view);
+      }
+    },
+  };
+
+  // Device motion: shaking, tilting, and "easy!" when it is far too hard.
+  const motion = {
+    seen: false,
+    button: $("motion"),
+    note: $("motion-note"),
+    iOS: typeof window.DeviceMotionEvent !== "undefined" && typeof DeviceMotionEvent.requestPermission === "function",
+
+    listen() { window.addEventListener("devicemotion", (e) => this.onMotion(e)); },
+
+    onMotion(event) {
+      const a = event.accelerationIncludingGravity;
+      if (!a || a.x === null || a.x === undefined) return;
+      if (!this.seen) {
+        this.seen = true;
+        this.button.hidden = true;
+        this.note.hidden = true;
+        if (cup.canShake) cup.say(T.shake_motion);
+      }
+      const flip = this.iOS ? -1 : 1;
+      cup.tilt.x = -a.x * flip;
+      cup.tilt.y = a.y * flip;
+      if (cup.dice.length) cup.start();
+      const force = Math.abs(Math.hypot(a.x, a.y, a.z || 0) - GRAVITY);
+      if (force > 30) easy();
+      if (force > 7) shaker.pulse("motion");
+    },
+
+    async enable() {
+      if (this.iOS) {
+        try {
+          // Must run inside the tap: iPhone asks the player here.
+          if ((await DeviceMotionEvent.requestPermission()) !== "granted") return this.explain(T.motion_denied);
+        } catch (error) {
+          return this.explain(T.motion_denied);
+        }
+      }
+      this.button.hidden = true;
+      setTimeout(() => { if (!this.seen) this.explain(T.no_motion); }, 1500);
+    },
+
+    explain(text) {
+      this.note.textContent = text;
+      this.note.hidden = false;
+    },
+  };
+
+  if (typeof window.DeviceMotionEvent !== "undefined") {
+    motion.listen();
+    motion.button.hidden = false;
+    motion.button.addEventListener("click", () => motion.enable());
+  } else {
+    motion.explain(T.no_motion);
+  }
+
+  let easyTimer = null;
+  function easy() {
+    const badge = $("easy");
+    badge.hidden = false;
+    clearTimeout(easyTimer);
+    easyTimer = setTimeout(() => { badge.hidden = true; }, 1200);
+  }
+
+  // Dragging the cup quickly back and forth: each change of direction is a pulse.
+  const drag = { id: null, x: 0, t: 0, dir: 0 };
+  cup.el.addEventListener("pointerdown", (e) => {
+    if (!cup.canShake || e.target.closest("#coaster")) return;
+    drag.id = e.pointerId;
+    drag.x = e.clientX;
+    drag.t = e.timeStamp;
+    drag.dir = 0;
+    cup.el.setPointerCapture(e.pointerId);
+  });
+  cup.el.addEventListener("pointermove", (e) => {
+    if (e.pointerId !== drag.id) return;
+    const dx = e.clientX - drag.x;
+    const dt = Math.max(1, e.timeStamp - drag.t);
+    if (Math.abs(dx) < 4) return;
+    const dir = Math.sign(dx);
+    if (dir !== drag.dir && Math.abs(dx) / dt > 0.3) {
+      drag.dir = dir;
+      shaker.pulse("drag");
+    }
+    drag.x = e.clientX;
+    drag.t = e.timeStamp;
+  });
+  const endDrag = (e) => {
+    if (e.pointerId !== drag.id) return;
+    drag.id = null;
+    if (shaker.active && shaker.source === "drag") shaker.stop();
+  };
+  cup.el.addEventListener("pointerup", endDrag);
+  cup.el.addEventListener("pointercancel", endDrag);
+
+  // Keyboard: alternate the left and right arrow keys quickly, then stop.
+  let lastArrow = null;
+  cup.el.addEventListener("keydown", (e) => {
+    if (e.target !== cup.el || !["ArrowLeft", "ArrowRight"].includes(e.key)) return;
+    e.preventDefault();
+    if (e.key !== lastArrow) shaker.pulse("keys");
+    lastArrow = e.key;
+  });
+
+  // --- peek: slide the coaster right and hold ------------------------------------
+
+  const slide = { id: null, x0: 0 };
+  const maxSlide = () => cup.el.clientWidth * 0.62;
+  const coaster = cup.coaster;
+  coaster.addEventListener("pointerdown", (e) => {
+    slide.id = e.pointerId;
+    slide.x0 = e.clientX;
+    coaster.classList.add("dragging");
+    coaster.setPointerCapture(e.pointerId);
+    e.preventDefault();
+  });
+  coaster.addEventListener("pointermove", (e) => {
+    if (e.pointerId !== slide.id) return;
+    const dx = Math.max(0, Math.min(maxSlide(), e.clientX - slide.x0));
+    coaster.style.transform = `translateX(${dx}px)`;
+    cup.setPeek(dx > maxSlide() * 0.55);
+  });
+  const release = () => {
+    slide.id = null;
+    coaster.classList.remove("dragging");
+    coaster.style.transform = "";
+    cup.setPeek(false);
+  };
+  coaster.addEventListener("pointerup", release);
+  coaster.addEventListener("pointercancel", release);
+  coaster.addEventListener("keydown", (e) => {
+    if (![" ", "Enter", "ArrowRight"].includes(e.key)) return;
+    e.preventDefault();
+    coaster.style.transform = `translateX(${maxSlide()}px)`;
+    cup.setPeek(true);
+  });
+  coaster.addEventListener("keyup", release);
+  coaster.addEventListener("blur", release);
+  window.addEventListener("blur", release);
+})();
