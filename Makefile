@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 5000
 
-.PHONY: run test lint format clean
+.PHONY: run test lint format clean translations
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,3 +37,10 @@ format: $(VENV)/.dev
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+
+# Refresh the message catalogues after changing texts; then fill in the new
+# strings in translations/*/LC_MESSAGES/messages.po and run it again.
+translations: $(VENV)/.dev
+	$(BIN)/pybabel extract -F babel.cfg -o translations/messages.pot .
+	$(BIN)/pybabel update -i translations/messages.pot -d translations
+	$(BIN)/pybabel compile -d translations

@@ -124,9 +124,10 @@
       if (this.values) this.paint();
       this.coaster.hidden = !this.values;
       if (!this.values && this.peeking) this.setPeek(false);
+      const myStep = v.turn && v.turn.player === v.you ? v.turn.step : null;
       if (this.canShake) this.say(motion.seen ? T.shake_motion : T.shake_drag);
-      else if (this.values && !had) this.say(T.rolled);
-      else if (!this.values) this.say("");
+      else if (this.values && myStep === "announce") this.say(T.rolled);
+      else this.say("");
     },
 
     say(text) { if (this.hint.textContent !== text) this.hint.textContent = text; },
@@ -213,7 +214,7 @@
     step(dt) {
       const size = this.size();
       const centre = size / 2;
-      const radius = size / 2 - 30;
+      const radius = size / 2 - 42; // the coaster must cover a die at the wall
       let moving = Math.abs(this.tilt.x) + Math.abs(this.tilt.y) > 0.6;
       for (const d of this.dice) {
         d.vx = (d.vx + this.tilt.x * 60 * dt) * 0.985;
