@@ -18,7 +18,8 @@
 
   // --- the socket -------------------------------------------------------
 
-  const socket = io({ auth: { room: ROOM } });
+  // WebSocket first; long-polling when a network in between refuses it.
+  const socket = io({ auth: { room: ROOM }, transports: ["websocket", "polling"], tryAllTransports: true });
   socket.on("connect", () => { $("banner").hidden = true; });
   socket.on("disconnect", () => { $("banner").hidden = false; });
   socket.on("connect_error", (error) => {
@@ -44,7 +45,10 @@
   function act(action, extra) {
     if (!view) return;
     socket.emit("action", { action, version: view.version, ...extra }, (answer) => {
-      if (answer && answer.error) toast(answer.error.message);
+      if (answer && answer.error) {
+        toast(answer.error.message);
+        cup.update(view); // the cup is ready again
+      }
     });
   }
 
@@ -60,6 +64,15 @@
     p.textContent = message;
     box.appendChild(p);
   }
+
+  // --- the announce picker: the button names the chosen value --------------------
+
+  document.body.addEventListener("change", (event) => {
+    const radio = event.target.closest("form.announce input[name=value]");
+    if (!radio) return;
+    const button = radio.form.querySelector("button[type=submit]");
+    button.textContent = button.dataset.label + ": " + radio.closest("label").dataset.name;
+  });
 
   // --- after every swap: live region, reveal, toasts ------------------------
 
@@ -114,7 +127,6 @@
     update(v) {
       const me = v.players.find((p) => p.id === v.you);
       const seated = v.phase === "playing" && me && !me.waiting && !me.out;
-      this.area.hidden = !seated;
       this.canShake = seated && v.allowed.includes("shake");
       this.el.classList.toggle("my-turn", this.canShake);
       const had = this.values;
@@ -123,6 +135,8 @@
       if (!this.values && !shaker.active) this.clear();
       if (this.values) this.paint();
       this.coaster.hidden = !this.values;
+      // The cup is on the table while it is mine: to shake, or holding my dice.
+      this.area.hidden = !(this.canShake || this.values || shaker.active);
       if (!this.values && this.peeking) this.setPeek(false);
       const myStep = v.turn && v.turn.player === v.you ? v.turn.step : null;
       if (this.canShake) this.say(motion.seen ? T.shake_motion : T.shake_drag);
@@ -172,7 +186,7 @@
     },
 
     place() {
-      const half = 26;
+      const half = 24;
       this.dice.forEach((d) => {
         d.el.style.transform = `translate(${d.x - half}px, ${d.y - half}px)`;
       });
@@ -214,7 +228,7 @@
     step(dt) {
       const size = this.size();
       const centre = size / 2;
-      const radius = size / 2 - 42; // the coaster must cover a die at the wall
+      const radius = size / 2 - 38; // the coaster must cover a die at the wall
       let moving = Math.abs(this.tilt.x) + Math.abs(this.tilt.y) > 0.6;
       for (const d of this.dice) {
         d.vx = (d.vx + this.tilt.x * 60 * dt) * 0.985;
@@ -243,8 +257,8 @@
         const dx = b.x - a.x;
         const dy = b.y - a.y;
         const dist = Math.hypot(dx, dy) || 1;
-        if (dist < 54) {
-          const push = (54 - dist) / 2;
+        if (dist < 50) {
+          const push = (50 - dist) / 2;
           a.x -= (dx / dist) * push; a.y -= (dy / dist) * push;
           b.x += (dx / dist) * push; b.y += (dy / dist) * push;
           [a.vx, b.vx] = [b.vx, a.vx];
@@ -355,21 +369,23 @@
         }
       }
       this.button.hidden = true;
+      sessionStorage.setItem("maxchen-motion-asked", "1");
       setTimeout(() => { if (!this.seen) this.explain(T.no_motion); }, 1500);
     },
 
     explain(text) {
       this.note.textContent = text;
       this.note.hidden = false;
+      clearTimeout(this.noteTimer);
+      this.noteTimer = setTimeout(() => { this.note.hidden = true; }, 8000);
     },
   };
 
   if (typeof window.DeviceMotionEvent !== "undefined") {
     motion.listen();
-    motion.button.hidden = false;
+    // Asked once per visit: iPhone needs the tap; elsewhere it shows whether sensors exist.
+    motion.button.hidden = motion.iOS ? false : sessionStorage.getItem("maxchen-motion-asked") === "1";
     motion.button.addEventListener("click", () => motion.enable());
-  } else {
-    motion.explain(T.no_motion);
   }
 
   let easyTimer = null;
@@ -423,7 +439,7 @@
   // --- peek: slide the coaster right and hold ------------------------------------
 
   const slide = { id: null, x0: 0 };
-  const maxSlide = () => cup.el.clientWidth * 0.62;
+  const maxSlide = () => cup.el.clientWidth; // all the way off: the whole floor shows
   const coaster = cup.coaster;
   coaster.addEventListener("pointerdown", (e) => {
     slide.id = e.pointerId;
