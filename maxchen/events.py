@@ -52,27 +52,23 @@ def init_app(socketio, rooms):
         if member:
             rooms.disconnect(*member)
 
+    def as_member(call):
+        """Run `call(code, player)` for this socket's seat; refusals become the ack."""
+        member = members.get(request.sid)
+        try:
+            if member is None:
+                raise IllegalMove("bad_token", "Connect with your token first.")
+            return call(*member)
+        except IllegalMove as error:
+            return error.to_dict()
+
     @socketio.on("action")
     def action(payload):
         """Sent by a player; acked with {"view"} or {"error"}; all get views."""
-        member = members.get(request.sid)
-        if member is None:
-            return IllegalMove("bad_token", "Connect with your token first.").to_dict()
-        try:
-            view = rooms.act(*member, payload)
-        except IllegalMove as error:
-            return error.to_dict()
-        return {"view": view}
+        return as_member(lambda code, player: {"view": rooms.act(code, player, payload)})
 
     @socketio.on("signal")
     def signal(payload):
         """Sent while a player shakes or peeks; the others' views show it, never the dice."""
-        member = members.get(request.sid)
-        if member is None:
-            return IllegalMove("bad_token", "Connect with your token first.").to_dict()
         activity = payload.get("activity") if isinstance(payload, dict) else "?"
-        try:
-            rooms.signal(*member, activity)
-        except IllegalMove as error:
-            return error.to_dict()
-        return {"ok": True}
+        return as_member(lambda code, player: rooms.signal(code, player, activity) or {"ok": True})

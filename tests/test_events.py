@@ -113,3 +113,23 @@ def test_a_removed_player_hears_it_and_loses_the_seat(api, sio, table):
     names = [m["name"] for m in c.get_received()]
     assert names == ["removed"]
     assert c.emit("action", {"action": "leave"}, callback=True)["error"]["code"] == "bad_token"
+
+
+def test_others_see_a_peek_but_never_the_dice(sio, table, dice):
+    code, ann, ben, cem = table
+    a, b = sio(ann["token"]), sio(ben["token"])
+    dice.add((5, 5))
+    assert b.emit("signal", {"activity": "shaking"}, callback=True)["error"]["code"] == "not_allowed"
+    a.emit("action", {"action": "start"}, callback=True)
+    assert a.emit("signal", {"activity": "peeking"}, callback=True)["error"]["code"] == "not_allowed"
+    assert a.emit("signal", {"activity": "shaking"}, callback=True) == {"ok": True}
+    a.emit("action", {"action": "shake"}, callback=True)
+    b.get_received()
+    assert a.emit("signal", {"activity": "peeking"}, callback=True) == {"ok": True}
+    (view,) = views(b)
+    assert next(p for p in view["players"] if p["id"] == ann["player"])["activity"] == "peeking"
+    assert view["dice"] is None and "[5, 5]" not in json.dumps(view)
+    assert a.emit("signal", {"activity": "dancing"}, callback=True)["error"]["code"] == "bad_request"
+    a.emit("signal", {"activity": None}, callback=True)
+    (view,) = views(b)
+    assert all(p["activity"] is None for p in view["players"])

@@ -1,0 +1,233 @@
+"""The pages and htmx partials through Flask's test client."""
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+
+ROOT = Path(__file__).resolve().parent.parent
+HX = {"HX-Request": "true"}
+
+
+def make_seat(app, code=None, name="Ann"):
+    """A browser (its own cookie jar) that created or joined a room by the forms."""
+    browser = app.test_client()
+    if code is None:
+        response = browser.post("/rooms", data={"name": name, "rules": "maexchen"})
+    else:
+        response = browser.post("/join", data={"code": code.lower(), "name": name})
+    assert response.status_code == 303, response.data
+    code = response.headers["Location"].rsplit("/", 1)[1]
+    return browser, code
+
+
+def act(browser, code, **form):
+    return browser.post(f"/r/{code}/act", data=form, headers=HX)
+
+
+def version(browser, code):
+    html = browser.get(f"/r/{code}").get_data(as_text=True)
+    return re.search(r'id="stage"[^>]*data-version="(\d+)"', html)[1]
+
+
+@pytest.fixture
+def lobby(app):
+    ann, code = make_seat(app)
+    ben, _ = make_seat(app, code, "Ben")
+    return code, ann, ben
+
+
+def test_home_offers_create_and_join(client):
+    html = client.get("/").get_data(as_text=True)
+    assert 'action="/rooms"' in html and 'action="/join"' in html
+    assert "Mäxchen" in html
+    assert "cdn" not in html.lower() and "https://" not in html
+
+
+def test_create_by_form_opens_the_lobby_with_code_link_and_qr(app):
+    browser, code = make_seat(app)
+    html = browser.get(f"/r/{code}").get_data(as_text=True)
+    assert '<p class="big-code"' in html and code in html
+    assert f"http://localhost/r/{code}" in html
+    assert "<svg" in html  # the QR code, inline
+    assert "Start the game" not in html  # alone: nobody to play with
+
+
+def test_a_room_link_without_a_seat_asks_only_for_a_name(app, lobby):
+    code, ann, ben = lobby
+    stranger = app.test_client()
+    html = stranger.get(f"/r/{code.lower()}").get_data(as_text=True)
+    assert f'action="/r/{code}/join"' in html
+    assert "Take a seat" in html
+    response = stranger.post(f"/r/{code}/join", data={"name": "Cem"})
+    assert response.status_code == 303
+    assert "Cem" in stranger.get(f"/r/{code}").get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("form", "status", "message"),
+    [
+        ({"code": "ZZZZZ", "name": "Ann"}, 404, "There is no room with that code."),
+        ({"code": "K0O1I", "name": "Ann"}, 404, "There is no room with that code."),
+        ({"code": "{code}", "name": ""}, 400, "Enter a name of 1 to 20 characters."),
+        ({"code": "{code}", "name": "x" * 21}, 400, "Enter a name of 1 to 20 characters."),
+        ({"code": "{code}", "name": "ANN"}, 409, "Someone here already has that name."),
+    ],
+)
+def test_joining_errors_are_clear_and_change_nothing(app, lobby, form, status, message):
+    code, ann, ben = lobby
+    before = version(ann, code)
+    response = app.test_client().post("/join", data={k: v.format(code=code) for k, v in form.items()})
+    assert response.status_code == status
+    assert message in response.get_data(as_text=True)
+    assert version(ann, code) == before
+
+
+def test_unknown_rooms_show_a_page_not_a_trace(client):
+    response = client.get("/r/ZZZZZ")
+    assert response.status_code == 404
+    assert "No such room" in response.get_data(as_text=True)
+    assert client.get("/r/not-a-code").status_code == 404
+
+
+def test_host_starts_by_htmx_and_gets_every_area_back(lobby, dice):
+    code, ann, ben = lobby
+    response = act(ann, code, action="start", version=version(ann, code))
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert html.count('hx-swap-oob="true"') == 2
+    assert 'id="stage"' in html and 'id="controls"' in html
+    assert "phase-playing" in html
+
+
+def test_errors_come_back_as_a_toast_and_change_nothing(lobby):
+    code, ann, ben = lobby
+    before = version(ann, code)
+    response = act(ben, code, action="start", version=before)
+    assert response.headers["HX-Retarget"] == "#toast"
+    assert "Only the host can do that." in response.get_data(as_text=True)
+    stale = act(ann, code, action="start", version=str(int(before) - 1))
+    assert "The table has moved on" in stale.get_data(as_text=True)
+    bad = act(ann, code, action="start", version="x")
+    assert "version must be a whole number" in bad.get_data(as_text=True)
+    assert version(ann, code) == before
+
+
+def test_host_reorders_and_removes_in_the_lobby(app, lobby):
+    code, ann, ben = lobby
+    cem, _ = make_seat(app, code, "Cem")
+    view = app.extensions["maxchen.rooms"].view
+    ann_id = app.extensions["maxchen.rooms"].authenticate(code, _token(ann, code))
+    cem_id = next(p["id"] for p in view(code, ann_id)["players"] if p["name"] == "Cem")
+    act(ann, code, action="seat", player=cem_id, seat="0", version=version(ann, code))
+    assert [p["name"] for p in view(code, ann_id)["players"]] == ["Cem", "Ann", "Ben"]
+    act(ann, code, action="remove", player=cem_id, version=version(ann, code))
+    assert [p["name"] for p in view(code, ann_id)["players"]] == ["Ann", "Ben"]
+    # Cem's page now sends him back to the name form.
+    gone = cem.get(f"/r/{code}/parts", headers=HX)
+    assert gone.headers["HX-Redirect"] == f"/r/{code}"
+
+
+def _token(browser, code):
+    with browser.session_transaction() as session:
+        return session["seats"][code]
+
+
+def test_partials_never_hold_another_players_dice(app, lobby, dice):
+    code, ann, ben = lobby
+    dice.add((6, 3))
+    act(ann, code, action="start", version=version(ann, code))
+    ann_id = app.extensions["maxchen.rooms"].authenticate(code, _token(ann, code))
+    app.extensions["maxchen.rooms"].act(code, ann_id, {"action": "shake"})
+    for page in (ben.get(f"/r/{code}"), ben.get(f"/r/{code}/parts")):
+        html = page.get_data(as_text=True)
+        assert "face-6" not in html and "face-3" not in html
+        assert "[6, 3]" not in html
+    # Ann's own page has no dice in its HTML either: the cup gets them over her socket.
+    assert "face-6" not in ann.get(f"/r/{code}").get_data(as_text=True)
+
+
+def test_user_text_is_escaped_everywhere(app, lobby):
+    code, ann, ben = lobby
+    evil, _ = make_seat(app, code, "<svg onload=alert()>")
+    for browser in (ann, evil):
+        html = browser.get(f"/r/{code}").get_data(as_text=True)
+        assert "<svg onload" not in html
+        assert "&lt;svg onload=alert()&gt;" in html
+
+
+def test_cross_site_posts_are_refused(app, lobby):
+    code, ann, ben = lobby
+    response = ann.post(f"/r/{code}/act", data={"action": "start"}, headers={"Origin": "http://evil.test", **HX})
+    assert response.status_code == 403
+    response = ann.post(f"/r/{code}/act", data={"action": "start"}, headers={"Sec-Fetch-Site": "cross-site"})
+    assert response.status_code == 403
+    same = act(ann, code, action="start", version=version(ann, code))
+    assert same.status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("accept", "lang", "text"),
+    [("de-DE,de;q=0.9", "de", "Neuer Raum"), ("ru", "ru", "Новая комната"), ("fr", "en", "New room")],
+)
+def test_language_follows_the_browser(client, accept, lang, text):
+    html = client.get("/", headers={"Accept-Language": accept}).get_data(as_text=True)
+    assert f'<html lang="{lang}">' in html
+    assert text in html
+
+
+def test_language_choice_is_remembered(client):
+    response = client.post("/lang", data={"lang": "ru", "next": "/rules"})
+    assert response.status_code == 303 and response.headers["Location"] == "/rules"
+    html = client.get("/", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert "Новая комната" in html
+    evil = client.post("/lang", data={"lang": "de", "next": "//evil.test/"})
+    assert evil.headers["Location"] == "/"
+
+
+@pytest.mark.parametrize(
+    ("lang", "word"), [("en", "Believe or check"), ("de", "Glauben oder aufdecken"), ("ru", "Верить или проверить")]
+)
+def test_rules_page_in_three_languages_with_the_ladder(client, lang, word):
+    client.post("/lang", data={"lang": lang})
+    html = client.get("/rules").get_data(as_text=True)
+    assert word in html
+    ladder = [int(v) for v in re.findall(r"<tr[^>]*><td>\d+</td><td>(\d+)", html)]
+    assert ladder == [21, 66, 55, 44, 33, 22, 11, 65, 64, 63, 62, 61, 54, 53, 52, 51, 43, 42, 41, 32, 31]
+
+
+@pytest.mark.parametrize("lang", ["de", "ru"])
+def test_translations_are_complete_and_compiled(lang):
+    folder = ROOT / "translations" / lang / "LC_MESSAGES"
+    with open(folder / "messages.po", "rb") as po_file:
+        po = read_po(po_file, locale=lang)
+    with open(folder / "messages.mo", "rb") as mo_file:
+        mo = read_mo(mo_file)
+    with open(ROOT / "translations" / "messages.pot", "rb") as pot_file:
+        pot = read_po(pot_file)
+    wanted = {m.id for m in pot if m.id}
+    assert {m.id for m in po if m.id} >= wanted, "run `make translations`"
+    for message in po:
+        if message.id:
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            assert all(strings), f"untranslated: {message.id}"
+            assert "fuzzy" not in message.flags, message.id
+            compiled = mo[message.id].string
+            compiled = tuple(compiled) if isinstance(compiled, list) else (compiled,)
+            assert compiled == strings, f"{message.id}: recompile the .mo"
+
+
+def test_extracted_catalogue_is_current():
+    """Every text in the code and templates is in messages.pot."""
+    from babel.messages.extract import extract_from_dir
+
+    with open(ROOT / "translations" / "messages.pot", "rb") as pot_file:
+        pot = {m.id for m in read_po(pot_file) if m.id}
+    method_map = [("maxchen/**.py", "python"), ("templates/**.html", "jinja2")]
+    found = {
+        (msg if isinstance(msg, str) else tuple(msg))
+        for _file, _line, msg, _comments, _context in extract_from_dir(str(ROOT), method_map)
+    }
+    assert found <= pot, f"run `make translations`: {sorted(map(str, found - pot))[:5]}"
