@@ -139,6 +139,14 @@ def shake_by_drag(phone):
     mouse.up()
 
 
+def shake_by_keys(phone):
+    """Keyboard players: the left and right arrow keys in quick turns, then stop."""
+    phone.page.focus("#cup")
+    for i in range(8):
+        phone.page.keyboard.press("ArrowLeft" if i % 2 else "ArrowRight")
+        time.sleep(0.05)
+
+
 def peek(phone, others, screenshot=None) -> list[int]:
     """Slide the coaster right and hold: the dice show only while held."""
     page = phone.page
@@ -284,7 +292,7 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
     # Play on: every opener announces Mäxchen, the next player checks (once: accepts).
     accepted = False
     rounds = 0
-    use_motion = False
+    shakes = [shake_by_motion, shake_by_drag, shake_by_keys]
     while True:
         phone, state = wait_turn(phones)
         if state == "over":
@@ -293,9 +301,8 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
         # A tap puts the reveal away (it also goes by itself after a few seconds).
         phone.page.evaluate("() => { const o = document.getElementById('reveal-overlay'); if (!o.hidden) o.click(); }")
         if state == "shake":
-            use_motion = not use_motion
             since = marks(phones)
-            (shake_by_motion if use_motion else shake_by_drag)(phone)
+            shakes[rounds % 3](phone)
             peek(phone, others)
             assert_hidden_from_others(phone, phones, since)
         elif state == "announce":
