@@ -38,13 +38,15 @@ if __name__ == "__main__":
 import argparse  # noqa: E402
 import os  # noqa: E402
 import secrets  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 from flask import Flask  # noqa: E402
 from flask_babel import Babel  # noqa: E402
 from flask_socketio import SocketIO  # noqa: E402
 
-from maxchen import api, events, web  # noqa: E402
+from maxchen import api, events, tls, web  # noqa: E402
 from maxchen.rooms import Rooms  # noqa: E402
+from maxchen.store import MemoryStore, SqliteStore  # noqa: E402
 
 MAX_MESSAGE = 16 * 1024
 SWEEP_EVERY = 300
@@ -82,20 +84,115 @@ def create_app(test_config=None) -> Flask:
     return app
 
 
-def _lan_urls(host: str, port: int) -> list[str]:
-    """The URLs at which phones on the same network reach the server."""
-    import ipaddress
+def secret_key(folder: Path) -> str:
+    """MAXCHEN_SECRET_KEY, else a key made once and kept in the instance folder."""
+    if os.environ.get("MAXCHEN_SECRET_KEY"):
+        return os.environ["MAXCHEN_SECRET_KEY"]
+    path = folder / "secret_key"
+    if not path.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        tls.write_private(path, secrets.token_hex(32).encode())
+    return path.read_text().strip()
 
-    import ifaddr
 
-    if host not in ("0.0.0.0", "::", ""):
-        return [f"http://{host}:{port}/"]
-    urls = [f"http://localhost:{port}/"]
-    for adapter in ifaddr.get_adapters():
-        for ip in adapter.ips:
-            if ip.is_IPv4 and not ipaddress.ip_address(ip.ip).is_loopback:
-                urls.append(f"http://{ip.ip}:{port}/")
-    return urls
+def listeners(args, instance: Path) -> list[tuple[str, int, tuple | None]]:
+    """(host, port, (cert, key) or None) to listen on.
+
+    Plain HTTP on loopback; HTTPS on the LAN addresses, so that phones get
+    motion sensors. --no-tls, or a loopback --host, serves plain HTTP only.
+    """
+    if args.no_tls:
+        return [(args.host, args.port, None)]
+    if tls.is_loopback(args.host):
+        return [(args.host, args.port, None)]
+    wildcard = args.host in ("0.0.0.0", "::", "")
+    lan = tls.lan_addresses() if wildcard else [args.host]
+    pair = (Path(args.cert), Path(args.key)) if args.cert and args.key else tls.ensure_certificate(instance, lan)
+    found = [("127.0.0.1", args.port, None)] if wildcard else []
+    return found + [(address, args.port, pair) for address in lan]
+
+
+def _url(host, port, pair) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return f"{'https' if pair else 'http'}://{shown}:{port}/"
+
+
+def _bind(app, spots, mode):
+    """Listen on every spot (failing loudly when busy); returns serve_forever."""
+    if mode == "eventlet":
+        import eventlet
+        import eventlet.wsgi
+
+        servers = []
+        for host, port, pair in spots:
+            family = eventlet.green.socket.getaddrinfo(host, port)[0][0]
+            # eventlet.listen turns SO_REUSEPORT on by default; a second server on
+            # a busy port must fail instead of sharing it.
+            sock = eventlet.listen((host, port), family, reuse_port=False)
+            if pair:
+                sock = eventlet.wrap_ssl(sock, certfile=str(pair[0]), keyfile=str(pair[1]), server_side=True)
+            servers.append(sock)
+
+        def serve():
+            pool = eventlet.GreenPool()
+            for sock in servers:
+                pool.spawn(eventlet.wsgi.server, sock, app, log_output=False)
+            pool.waitall()
+
+        return serve
+    if mode == "gevent":
+        import gevent
+        from gevent import pywsgi
+
+        servers = []
+        for host, port, pair in spots:
+            ssl = {"certfile": str(pair[0]), "keyfile": str(pair[1])} if pair else {}
+            server = pywsgi.WSGIServer((host, port), app, log=None, **ssl)
+            server.init_socket()
+            servers.append(server)
+
+        def serve():
+            for server in servers:
+                server.start()
+            gevent.wait()
+
+        return serve
+    import threading
+
+    from werkzeug.serving import make_server
+
+    servers = [
+        make_server(host, port, app, threaded=True, ssl_context=(str(pair[0]), str(pair[1])) if pair else None)
+        for host, port, pair in spots
+    ]
+
+    def serve():
+        threads = [threading.Thread(target=server.serve_forever, daemon=True) for server in servers]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+
+    return serve
+
+
+def _banner(spots, mode):
+    import segno
+
+    local = [_url(*spot) for spot in spots if not spot[2]]
+    lan = [_url(*spot) for spot in spots if spot[2]]
+    print(f"maxchen ({mode}) is up.", flush=True)
+    for url in local:
+        print(f"  On this computer:       {url}", flush=True)
+    for url in lan:
+        print(f"  Phones on this network: {url}", flush=True)
+    if lan:
+        segno.make(lan[0], error="l").terminal(compact=True)
+        print(
+            "  Each phone warns once about the certificate (it is made by this server):\n"
+            "  tap Advanced > Proceed (Android) or Show Details > visit this website (iPhone).",
+            flush=True,
+        )
 
 
 def _sweeper(rooms: Rooms):
@@ -104,45 +201,41 @@ def _sweeper(rooms: Rooms):
         rooms.sweep()
 
 
-def _bind(app, host, port, mode):
-    """Listen on host:port (failing loudly when busy); returns serve_forever."""
-    if mode == "eventlet":
-        import eventlet
-        import eventlet.wsgi
-
-        family = eventlet.green.socket.getaddrinfo(host, port)[0][0]
-        # eventlet.listen turns SO_REUSEPORT on by default; a second server on
-        # a busy port must fail instead of sharing it.
-        listener = eventlet.listen((host, port), family, reuse_port=False)
-        return lambda: eventlet.wsgi.server(listener, app, log_output=False)
-    if mode == "gevent":
-        from gevent import pywsgi
-
-        server = pywsgi.WSGIServer((host, port), app, log=None)
-        server.init_socket()
-        return server.serve_forever
-    from werkzeug.serving import make_server
-
-    return make_server(host, port, app, threaded=True).serve_forever
-
-
 def main(argv=None):
     """The command line: start the server."""
     parser = argparse.ArgumentParser(description="maxchen party dice server")
-    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
+    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: all)")
     parser.add_argument("--port", type=int, default=5000, help="port (default 5000)")
     parser.add_argument("--async-mode", choices=ASYNC_MODES, default="eventlet")
+    parser.add_argument(
+        "--instance",
+        default=os.environ.get("MAXCHEN_INSTANCE", "instance"),
+        help="folder for the database, certificate and session key (default ./instance)",
+    )
+    parser.add_argument(
+        "--db",
+        default=os.environ.get("MAXCHEN_DB"),
+        help="SQLite file (default INSTANCE/maxchen.db); 'memory' keeps rooms in memory only",
+    )
+    parser.add_argument("--cert", help="your own certificate (PEM), e.g. from mkcert")
+    parser.add_argument("--key", help="the key of --cert (PEM)")
+    parser.add_argument("--no-tls", action="store_true", help="serve plain HTTP everywhere")
     args = parser.parse_args(argv)
-    app = create_app({"ASYNC_MODE": args.async_mode})
+    if bool(args.cert) != bool(args.key):
+        parser.error("--cert and --key go together")
+    instance = Path(args.instance).resolve()
+    database = args.db or str(instance / "maxchen.db")
+    store = MemoryStore() if database == "memory" else SqliteStore(database)
+    config = {"ASYNC_MODE": args.async_mode, "ROOMS": Rooms(store=store), "SECRET_KEY": secret_key(instance)}
+    app = create_app(config)
     socketio.start_background_task(_sweeper, app.extensions["maxchen.rooms"])
     try:
-        serve_forever = _bind(app, args.host, args.port, args.async_mode)
+        spots = listeners(args, instance)
+        serve_forever = _bind(app, spots, args.async_mode)
     except OSError as error:
-        print(f"maxchen: cannot listen on {args.host}:{args.port}: {error.strerror or error}", file=sys.stderr)
+        print(f"maxchen: cannot listen on port {args.port}: {error.strerror or error}", file=sys.stderr)
         sys.exit(1)
-    print(f"maxchen ({args.async_mode}) is up. Open on a phone on this network:", flush=True)
-    for url in _lan_urls(args.host, args.port):
-        print("  " + url, flush=True)
+    _banner(spots, args.async_mode)
     serve_forever()
 
 

@@ -98,6 +98,16 @@ class Game:
         """What everyone sees of one player's standing."""
         raise NotImplementedError
 
+    def drain_rolls(self) -> list[dict]:
+        """Rolls whose fate was settled since the last call, for the roll log.
+
+        Each is {"dice", "value", "announced", "found"}: `announced` is the
+        value announced with that roll (or None), `found` whether a check found
+        the announcement true (None when nobody checked it).
+        """
+        rolls, self._rolls = self._rolls, []
+        return rolls
+
     def view_for(self, player: str | None) -> dict:
         """The game part of the view: all `player` may see, nothing more."""
         raise NotImplementedError
@@ -126,6 +136,7 @@ class MaexchenGame(Game):
             raise IllegalMove("not_allowed", f"{self.NAME} needs {self.MIN_PLAYERS} to {self.MAX_PLAYERS} players.")
         self.options = {**self.default_options(), **(options or {})}
         self.dice = dice
+        self._rolls: list[dict] = []
         self.players = list(players)
         self.score = {player: self._start_score() for player in self.players}
         self.out: list[str] = []  # in the order they went out
@@ -241,8 +252,20 @@ class MaexchenGame(Game):
         else:
             getattr(self, "_" + action)(player)
 
+    def _log_cup(self, found=None):
+        """The cup leaves the table: append its roll to the pending roll log."""
+        if self.cup is None:
+            return
+        announced = (
+            self.announcement["value"] if self.announcement and self.announcement["player"] == self.cup_owner else None
+        )
+        self._rolls.append(
+            {"dice": list(self.cup), "value": rules.value_of(self.cup), "announced": announced, "found": found}
+        )
+
     def _believe(self, player):
         # The previous cup is lifted off the table unseen.
+        self._log_cup()
         self.cup = None
         self.cup_owner = None
         self.step = "shake"
@@ -264,6 +287,7 @@ class MaexchenGame(Game):
         actual = rules.value_of(self.cup)
         loser = player if rules.checker_loses(actual, announced) else announcer
         penalty = rules.check_penalty(announced)
+        self._log_cup(found=loser == player)
         self.reveal = {
             "kind": "check",
             "round": self.round,
@@ -278,6 +302,7 @@ class MaexchenGame(Game):
         self._end_round(loser, penalty, checker=player)
 
     def _accept(self, player):
+        self._log_cup()
         self.reveal = {
             "kind": "accept",
             "round": self.round,
@@ -318,6 +343,7 @@ class MaexchenGame(Game):
         if player in self.out or self.over:
             return
         had_turn = self.turn
+        self._log_cup()
         self.out.append(player)
         if self._finish_if_decided():
             return
@@ -365,6 +391,7 @@ class MaexchenGame(Game):
     def from_dict(cls, data, dice):
         game = cls.__new__(cls)
         game.dice = dice
+        game._rolls = []
         for name in cls._STATE:
             setattr(game, name, copy.deepcopy(data[name]))
         return game

@@ -338,7 +338,7 @@ class Rooms:
         if not room.members():
             self.store.delete(room.code)
         else:
-            self.store.save(room.code, room.to_dict())
+            self.store.save(room.code, room.to_dict(), room.game.drain_rolls() if room.game else ())
         self._notify(room, gone=[p for p in before if room.seat(p) is None])
 
     def _notify(self, room: Room, gone=()):

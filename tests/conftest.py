@@ -107,13 +107,14 @@ def free_port() -> int:
 class Server:
     """`python app.py` as a user starts it, on a free loopback port."""
 
-    def __init__(self, *args, port=None):
+    def __init__(self, *args, port=None, instance=None, host="127.0.0.1"):
         self.port = port or free_port()
+        self.instance = instance or tempfile.mkdtemp(prefix="maxchen-")
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 - lives as long as the server
         self.process = subprocess.Popen(
-            [sys.executable, "app.py", "--host", "127.0.0.1", "--port", str(self.port), *args],
+            [sys.executable, "app.py", "--host", host, "--port", str(self.port), "--instance", self.instance, *args],
             cwd=ROOT,
             env=env,
             stdout=self.log,
