@@ -38,14 +38,14 @@ def join_room(base_url, code, name) -> dict:
 class Player:
     """One seat over Socket.IO; `view` is always the latest view received."""
 
-    def __init__(self, base_url, token, transports=("websocket",)):
+    def __init__(self, base_url, token, transports=("websocket",), **client_options):
         self.base_url = base_url
         self.token = token
         self.transports = list(transports)
         self.view = None
         self.removed = False
         self._changed = threading.Condition()
-        self.sio = socketio.Client(reconnection=True)
+        self.sio = socketio.Client(reconnection=True, **client_options)
         self.sio.on("view", self._on_view)
         self.sio.on("removed", self._on_removed)
 
@@ -89,6 +89,18 @@ class Player:
                     raise TimeoutError(f"view never matched; last: {self.view}")
                 self._changed.wait(left)
             return self.view
+
+    def fetch(self) -> dict:
+        """The current view over HTTP: what the server holds now."""
+        response = requests.get(
+            f"{self.base_url}/api/rooms/{self.view['room']}",
+            headers={"Authorization": f"Bearer {self.token}"},
+            timeout=10,
+        )
+        data = response.json()
+        if response.status_code >= 400:
+            raise IllegalMove(data["error"]["code"], data["error"]["message"])
+        return data
 
     def act(self, action, **body) -> dict:
         """Send one action; returns the new view or raises IllegalMove."""

@@ -110,6 +110,7 @@ class Server:
     def __init__(self, *args, port=None, instance=None, host="127.0.0.1"):
         self.port = port or free_port()
         self.instance = instance or tempfile.mkdtemp(prefix="maxchen-")
+        self.args, self.host = args, host
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 - lives as long as the server
@@ -138,6 +139,17 @@ class Server:
             except requests.ConnectionError:
                 time.sleep(0.1)
         raise TimeoutError("server did not come up")
+
+    def kill(self):
+        """kill -9: no chance to clean up."""
+        self.process.kill()
+        self.process.wait()
+
+    def restart(self):
+        """Start again with the same command (port, instance folder)."""
+        again = Server(*self.args, port=self.port, instance=self.instance, host=self.host)
+        self.process, self.log = again.process, again.log
+        return self.wait_ready()
 
     def stop(self):
         if self.process.poll() is None:

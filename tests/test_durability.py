@@ -1,0 +1,194 @@
+"""Nothing lost: kill -9 the real server at chosen moments, start it again, play on.
+
+The script is built so that its outcome does not depend on the dice: the
+opener always announces 31 (nothing is lower, so a check always finds it
+true and the checker pays), and once a round Mäxchen is accepted. So the
+game with restarts must end exactly like the game without.
+"""
+
+import json
+import os
+import random
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from maxchen.client import Player, create_room, join_room
+from maxchen.errors import IllegalMove
+
+from .conftest import Server
+
+NAMES = ["Ann", "Ben", "Cem"]
+SEED = int(os.environ.get("MAXCHEN_KILL_SEED", random.randrange(10**6)))
+FAST_RECONNECT = {"reconnection_delay": 0.1, "reconnection_delay_max": 0.5}
+
+
+def summary(view) -> dict:
+    """The final state, by names, without the dice (they are random)."""
+    names = {p["id"]: p["name"] for p in view["players"]}
+    return {
+        "phase": view["phase"],
+        "version": view["version"],
+        "round": view["round"],
+        "winner": names.get(view["winner"]),
+        "host": names[view["host"]],
+        "players": [(p["name"], p["points"], p["out"]) for p in view["players"]],
+        "reveal": view["reveal"]
+        and {
+            k: names.get(view["reveal"][k], view["reveal"][k])
+            for k in ("kind", "announcer", "checker", "loser", "penalty", "value")
+        },
+    }
+
+
+def play(server, kill_at=None):
+    """Play the script; kill -9 and restart after step `kill_at` = (kind, nth)."""
+    url = server.url
+    seats = [create_room(url, NAMES[0])]
+    code = seats[0]["code"]
+    seats += [join_room(url, code, name) for name in NAMES[1:]]
+    players = {seat["player"]: Player(url, seat["token"], **FAST_RECONNECT).connect() for seat in seats}
+    host = players[seats[0]["player"]]
+    counts = {}
+    checked = []
+
+    def step_done(kind, holder=None):
+        counts[kind] = counts.get(kind, 0) + 1
+        if kill_at != (kind, counts[kind]):
+            return
+        dice_before = holder.view["dice"] if holder else None
+        server.kill()
+        server.restart()
+        for player in players.values():
+            deadline = time.monotonic() + 15
+            while not player.sio.connected and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert player.sio.connected, "the client reconnected by itself"
+        if holder is not None:
+            # The hidden dice of the current cup came back exactly.
+            assert holder.fetch()["dice"] == dice_before
+            checked.append(("dice", dice_before))
+
+    step_done("lobby")
+    host.act("start")
+    accepted = False
+    for _ in range(200):
+        view = host.fetch()
+        if view["phase"] == "over":
+            break
+        mover = players[view["turn"]["player"]]
+        mine = mover.fetch()
+        step = mine["turn"]["step"]
+        if step == "shake":
+            mover.act("shake")
+            step_done("shake", mover)
+        elif step == "announce":
+            value = 21 if not accepted and mine["round"] == 2 else 31
+            mover.act("announce", value=value)
+            step_done("announce", mover)
+        elif "accept" in mine["allowed"] and not accepted:
+            mover.act("accept")
+            accepted = True
+            step_done("accept")
+        else:
+            mover.act("check")
+            step_done("check")
+    final = host.fetch()
+    for player in players.values():
+        player.disconnect()
+    return final, checked
+
+
+@pytest.fixture(scope="module")
+def reference():
+    server = Server().wait_ready()
+    try:
+        final, _ = play(server)
+    finally:
+        server.stop()
+    assert final["phase"] == "over"
+    return summary(final)
+
+
+@pytest.mark.parametrize("kind", ["lobby", "shake", "announce", "check"])
+def test_kill_9_and_restart_loses_nothing(reference, kind):
+    nth = 1 if kind == "lobby" else random.Random(f"{SEED}-{kind}").randint(1, 4)
+    server = Server().wait_ready()
+    try:
+        final, checked = play(server, kill_at=(kind, nth))
+        output = server.output()
+    finally:
+        server.stop()
+    assert summary(final) == reference, f"seed {SEED}: kill after {kind} #{nth}"
+    if kind in ("shake", "announce"):
+        assert checked and checked[0][1] is not None
+    assert "Traceback" not in output
+
+
+def test_ten_clients_hammering_one_room_agree_with_the_file():
+    server = Server().wait_ready()
+    url = server.url
+    try:
+        seats = [create_room(url, "P0")]
+        code = seats[0]["code"]
+        seats += [join_room(url, code, f"P{i}") for i in range(1, 10)]
+        players = [Player(url, s["token"]).connect() for s in seats]
+        start = players[0].act("start")["version"]
+        accepted = []
+        refused = []
+        lock = threading.Lock()
+        stop = threading.Event()
+
+        def hammer(me: Player):
+            while not stop.is_set():
+                view = me.view
+                if view["phase"] == "over":
+                    return
+                mine = view["turn"] and view["turn"]["player"] == view["you"]
+                step = view["turn"]["step"] if mine else None
+                move = {"shake": {"action": "shake"}, "announce": {"action": "announce", "value": 31}}.get(
+                    step, {"action": "check"}
+                )
+                # Every client fires the same move twice with the version it saw: a double tap.
+                for _ in range(2):
+                    try:
+                        me.act(**move, version=view["version"])
+                        with lock:
+                            accepted.append(move["action"])
+                    except IllegalMove as error:
+                        with lock:
+                            refused.append(error.code)
+                time.sleep(0.001)
+
+        threads = [threading.Thread(target=hammer, args=(p,)) for p in players]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and players[0].view["phase"] != "over":
+            time.sleep(0.05)
+        stop.set()
+        for thread in threads:
+            thread.join(10)
+        final = players[0].view
+        assert final["phase"] == "over"
+        # Every accepted action moved the version by exactly one: none counted twice.
+        assert final["version"] - start == len(accepted)
+        assert set(refused) <= {"stale", "not_your_turn", "not_allowed"}
+        assert refused.count("stale") > 0
+        print(f"accepted {len(accepted)}, refused {len(refused)} ({refused.count('stale')} stale)")
+        for player in players:
+            view = player.wait_for(lambda v, version=final["version"]: v["version"] == version)
+            assert [p["points"] for p in view["players"]] == [p["points"] for p in final["players"]]
+        # The SQLite file says the same as the clients.
+        db = sqlite3.connect(Path(server.instance) / "maxchen.db")
+        data = json.loads(db.execute("SELECT data FROM rooms WHERE code = ?", (code,)).fetchone()[0])
+        assert data["version"] == final["version"]
+        assert [data["game"]["score"][p["id"]] for p in final["players"]] == [p["points"] for p in final["players"]]
+        assert data["game"]["winner"] == final["winner"]
+        for player in players:
+            player.disconnect()
+    finally:
+        server.stop()
