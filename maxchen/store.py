@@ -92,7 +92,6 @@ def _v2(db):
     """Schema 2: a token index for reconnects, and the roll log for statistics."""
     db.execute("CREATE TABLE tokens (token_hash TEXT PRIMARY KEY, code TEXT NOT NULL)")
     db.execute("CREATE INDEX tokens_code ON tokens (code)")
-    db.execute("CREATE INDEX rooms_touched ON rooms (touched)")
     db.execute(
         "CREATE TABLE rolls (id INTEGER PRIMARY KEY, room TEXT NOT NULL, rules TEXT NOT NULL, time REAL NOT NULL,"
         " dice TEXT NOT NULL, value INTEGER NOT NULL, announced INTEGER, found INTEGER)"
@@ -107,7 +106,11 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 
 class SqliteStore:
-    """Rooms in one SQLite file (WAL): every save is committed before it returns."""
+    """Rooms in one SQLite file (WAL): every save is committed before it returns.
+
+    One server process owns the file, so reads come from a write-through
+    cache of the rooms' JSON; only changes touch the disk.
+    """
 
     def __init__(self, path):
         self.path = Path(path)
@@ -115,6 +118,7 @@ class SqliteStore:
         # One connection, used under a lock: green threads share it safely.
         self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
         self._lock = threading.Lock()
+        self._cache: dict[str, tuple[str, list[str]]] = {}  # code -> (JSON, token hashes)
         self._db.execute("PRAGMA journal_mode=WAL")
         # NORMAL in WAL mode survives a crash of this process (kill -9); only a
         # power cut may lose the last commits.
@@ -140,6 +144,9 @@ class SqliteStore:
 
     def _write(self, statements):
         with self._lock:
+            if len(statements) == 1 and not isinstance(statements[0][1][0], tuple):
+                self._db.execute(*statements[0])  # one statement is its own transaction
+                return
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 for sql, args in statements:
@@ -154,20 +161,31 @@ class SqliteStore:
 
     def load(self, code: str) -> dict | None:
         """The room's data, or None."""
+        cached = self._cache.get(code)
+        if cached is not None:
+            return json.loads(cached[0])
         with self._lock:
             row = self._db.execute("SELECT data FROM rooms WHERE code = ?", (code,)).fetchone()
-        return None if row is None else json.loads(row[0])
+            if row is None:
+                return None
+            data = json.loads(row[0])
+            self._cache[code] = (row[0], _token_hashes(data))
+        return data
 
     def save(self, code: str, data: dict, rolls=()) -> None:
         """Replace the room and append its settled rolls, in one transaction."""
         now = time.time()
-        statements = [
-            ("INSERT OR REPLACE INTO rooms VALUES (?, ?, ?)", (code, json.dumps(data), data["touched"])),
-            ("DELETE FROM tokens WHERE code = ?", (code,)),
-        ]
+        text = json.dumps(data)
         hashes = _token_hashes(data)
-        if hashes:
-            statements.append(("INSERT OR REPLACE INTO tokens VALUES (?, ?)", tuple((h, code) for h in hashes)))
+        cached = self._cache.get(code)
+        if cached is None:
+            statements = [("INSERT OR REPLACE INTO rooms VALUES (?, ?, ?)", (code, text, data["touched"]))]
+        else:  # the row exists: an UPDATE costs less than a replace
+            statements = [("UPDATE rooms SET data = ?, touched = ? WHERE code = ?", (text, data["touched"], code))]
+        if cached is None or cached[1] != hashes:  # seats changed: index the tokens anew
+            statements.append(("DELETE FROM tokens WHERE code = ?", (code,)))
+            if hashes:
+                statements.append(("INSERT OR REPLACE INTO tokens VALUES (?, ?)", tuple((h, code) for h in hashes)))
         if rolls:
             rows = tuple(_roll_row(code, data, roll, now) for roll in rolls)
             statements.append(
@@ -177,10 +195,12 @@ class SqliteStore:
                 )
             )
         self._write(statements)
+        self._cache[code] = (text, hashes)
 
     def delete(self, code: str) -> None:
         """Forget the room (its rolls stay in the log)."""
         self._write([("DELETE FROM rooms WHERE code = ?", (code,)), ("DELETE FROM tokens WHERE code = ?", (code,))])
+        self._cache.pop(code, None)
 
     def find_token(self, token_hash: str) -> str | None:
         """The code of the room where a token's seat is."""

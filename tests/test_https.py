@@ -50,7 +50,8 @@ PROBE = textwrap.dedent(
                 time.sleep(0.1)
         result["plain_localhost"] = requests.get(f"http://127.0.0.1:{port}/", timeout=5).status_code
         # The generated certificate itself vouches for the LAN address.
-        result["https_lan"] = requests.get(f"https://{LAN}:{port}/", verify=f"{instance}/cert.pem", timeout=5).status_code
+        lan = requests.get(f"https://{LAN}:{port}/", verify=f"{instance}/cert.pem", timeout=5)
+        result["https_lan"] = lan.status_code
         try:
             requests.get(f"http://{LAN}:{port}/", timeout=5)
             result["plain_lan"] = "served"
