@@ -20,10 +20,14 @@
 
   // WebSocket first; long-polling when a network in between refuses it.
   const socket = io({ auth: { room: ROOM }, transports: ["websocket", "polling"], tryAllTransports: true });
-  socket.on("connect", () => { $("banner").hidden = true; });
-  socket.on("disconnect", () => { $("banner").hidden = false; });
+  const offline = (down) => {
+    $("banner").hidden = !down;
+    document.body.classList.toggle("offline", down);
+  };
+  socket.on("connect", () => offline(false));
+  socket.on("disconnect", () => offline(true));
   socket.on("connect_error", (error) => {
-    $("banner").hidden = false;
+    offline(true);
     if (error && error.data && error.data.code === "bad_token") location.reload();
   });
   socket.on("removed", () => location.assign("/r/" + ROOM));

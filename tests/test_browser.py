@@ -332,3 +332,38 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
         width = phone.page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, "nothing sticks out sideways"
         phone.context.close()
+
+
+def test_a_restart_shows_reconnecting_and_the_game_plays_on(browser, server):
+    ann = Phone(browser, server.url)
+    ben = Phone(browser, server.url)
+    ann.page.goto(server.url + "/")
+    ann.page.fill("form[action='/rooms'] input[name=name]", "Ann")
+    ann.page.click("form[action='/rooms'] button[type=submit]")
+    code = ann.page.inner_text(".big-code").strip()
+    ben.page.goto(f"{server.url}/r/{code}")
+    ben.page.fill("main input[name=name]", "Ben")
+    ben.page.click("main form button[type=submit]")
+    ann.page.wait_for_function("document.querySelectorAll('.lobby-list .dot.on').length === 2")
+    ann.page.click("button[data-action=start]")
+    ann.page.wait_for_selector("#cup.my-turn")
+    shake_by_drag(ann)
+    dice = peek(ann, [ben])
+
+    server.kill()  # kill -9 in the middle of Ann's turn
+    for phone in (ann, ben):
+        phone.page.wait_for_selector("#banner:not([hidden])", timeout=10000)
+    ann.shot("reconnecting")
+    server.restart()
+    for phone in (ann, ben):
+        phone.page.wait_for_selector("#banner", state="hidden", timeout=20000)
+    # Same seats, same turn, the same hidden dice under Ann's cup.
+    assert peek(ann, [ben]) == dice
+    announce(ann, 31)
+    ben.page.click("#controls button[data-action=check]")
+    ben.page.wait_for_selector("#reveal-overlay:not([hidden]) .reveal")
+    shown = [int(x) for x in re.findall(r"face-(\d)", ben.page.inner_html("#stage .reveal-dice"))]
+    assert sorted(shown) == sorted(dice)
+    for phone in (ann, ben):
+        assert phone.errors == []
+        phone.context.close()
