@@ -44,6 +44,8 @@ class Game:
 
     NAME = ""
     TITLE = ""
+    SCORE = "points"  # what a seat shows: "points", "lives" or "mats"
+    VALUE_WORDS = "maexchen"  # the vocabulary of values on the pages
     ACTIONS: tuple[str, ...] = ()
     MIN_PLAYERS = 2
     MAX_PLAYERS = 10

@@ -26,7 +26,7 @@ CODE_LENGTH = 5
 MAX_SEATS = 10
 NAME_LENGTH = 20
 ROOM_TTL = 6 * 3600
-ROOM_ACTIONS = ("start", "configure", "seat", "remove", "leave")
+ROOM_ACTIONS = ("start", "configure", "seat", "remove", "leave", "uncover")
 ACTIVITIES = ("shaking", "peeking")
 
 
@@ -52,6 +52,13 @@ def clean_name(text) -> str:
     return name
 
 
+def _ruleset(rules) -> str:
+    """The name of a known rule set, or IllegalMove `bad_value`."""
+    if not isinstance(rules, str) or rules not in RULESETS:
+        raise IllegalMove("bad_value", f"Unknown rule set {rules!r}; choose one of {', '.join(RULESETS)}.")
+    return rules
+
+
 def hash_token(token: str) -> str:
     """Tokens are kept only as hashes, so a leaked store leaks no seat."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -71,8 +78,25 @@ class Seat:
 class Room:
     """A room: seats, host, options, phase and the current game."""
 
-    def __init__(self, code, rules, options, seats, host, version=0, phase="lobby", game=None, touched=0.0):
+    def __init__(
+        self,
+        code,
+        rules,
+        options,
+        seats,
+        host,
+        version=0,
+        phase="lobby",
+        game=None,
+        touched=0.0,
+        shared=False,
+        holder=None,
+    ):
         self.code = code
+        # Pass and play: one device (the host's seat) plays for everyone; the
+        # phone is uncovered for one player at a time, the `holder`.
+        self.shared = shared
+        self.holder = holder
         self.rules = rules
         self.options = options
         self.seats: list[Seat] = seats
@@ -127,11 +151,19 @@ class Room:
         elif isinstance(action, str) and action in self.ruleset.ACTIONS:
             if self.phase != "playing":
                 raise IllegalMove("not_allowed", "No game is running.")
+            if self.shared:
+                if self.holder is None:
+                    raise IllegalMove("not_allowed", "Pass the phone on first.")
+                player = self.holder
             if player not in self.game.players:
                 raise IllegalMove("not_allowed", "You play from the next game on.")
+            round_before = self.game.round
             self.game.apply(player, action, payload)
             if self.game.over:
                 self.phase = "over"
+            if self.holder not in self.game.waiting_for() or self.game.round != round_before:
+                # The cover goes up: pass the phone on, or show the table the reveal.
+                self.holder = None
         else:
             raise IllegalMove("bad_request", f"Unknown action {action!r}.")
 
@@ -162,9 +194,7 @@ class Room:
         if not isinstance(options, dict):
             raise IllegalMove("bad_request", "Options must be an object.")
         options = dict(options)
-        rules = options.pop("rules", payload.get("rules", self.rules))
-        if rules not in RULESETS:
-            raise IllegalMove("bad_value", f"Unknown rule set {rules!r}; choose one of {', '.join(RULESETS)}.")
+        rules = _ruleset(options.pop("rules", payload.get("rules", self.rules)))
         ruleset = RULESETS[rules]
         base = self.options if rules == self.rules else ruleset.default_options()
         self.options = {**base, **ruleset.check_options(options)}
@@ -196,6 +226,15 @@ class Room:
             raise IllegalMove("not_allowed", f"{seat.name} is still connected.")
         self._drop(seat, connected)
 
+    def _uncover(self, player, payload, connected, dice):
+        """Pass and play: the player the game waits for takes the phone."""
+        if not self.shared:
+            raise IllegalMove("bad_request", "Only a one-phone table passes the phone.")
+        target = payload.get("player")
+        if self.phase != "playing" or target not in self.game.waiting_for():
+            raise IllegalMove("not_allowed", "It is not that player's turn.")
+        self.holder = target
+
     def _leave(self, player, payload, connected, dice):
         self._drop(self.seat(player), connected)
 
@@ -226,8 +265,13 @@ class Room:
         """Everything `player` may see of the room, nothing more.
 
         `connected` maps each connected player to what they are doing with
-        their phone right now ("shaking", "peeking" or None).
+        their phone right now ("shaking", "peeking" or None). On a one-phone
+        table the device sees what the uncovered player sees, or, while the
+        cover is up, only what the whole table sees.
         """
+        device = player
+        if self.shared:
+            player = self.holder
         game = self.game
         players = []
         for seat in self.seats:
@@ -264,8 +308,11 @@ class Room:
         }
         if game is not None:
             view.update(game.view_for(player))
-        if self.phase != "playing" and player == self.host and len(self.members()) >= self.ruleset.MIN_PLAYERS:
+        if self.phase != "playing" and device == self.host and len(self.members()) >= self.ruleset.MIN_PLAYERS:
             view["allowed"] = ["start"]
+        if self.shared:
+            waiting = game.waiting_for() if game is not None and self.phase == "playing" else []
+            view["shared"] = {"holder": self.holder, "next": None if self.holder else (waiting or [None])[0]}
         return view
 
     # --- storage ----------------------------------------------------------
@@ -282,6 +329,8 @@ class Room:
             "phase": self.phase,
             "game": self.game.to_dict() if self.game else None,
             "touched": self.touched,
+            "shared": self.shared,
+            "holder": self.holder,
         }
 
     @classmethod
@@ -298,6 +347,8 @@ class Room:
             phase=data["phase"],
             game=game,
             touched=data["touched"],
+            shared=data.get("shared", False),
+            holder=data.get("holder"),
         )
 
 
@@ -356,14 +407,8 @@ class Rooms:
 
     # --- what the transports call ------------------------------------------
 
-    def create(self, name, rules=DEFAULT) -> dict:
-        """A new room with its creator as host."""
-        rules = DEFAULT if rules is None else rules
-        if rules not in RULESETS:
-            raise IllegalMove("bad_value", f"Unknown rule set {rules!r}; choose one of {', '.join(RULESETS)}.")
-        room = Room(None, rules, RULESETS[rules].default_options(), [], None, touched=self.clock())
-        seat, token = room.add(name)
-        room.host = seat.id
+    def _store_new(self, room: Room):
+        """Give a new room a free code and save it."""
         with self._guard:
             while True:
                 room.code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -371,7 +416,33 @@ class Rooms:
                     break
             self._locks[room.code] = threading.Lock()
             self.store.save(room.code, room.to_dict())
+
+    def create(self, name, rules=DEFAULT) -> dict:
+        """A new room with its creator as host."""
+        rules = _ruleset(DEFAULT if rules is None else rules)
+        room = Room(None, rules, RULESETS[rules].default_options(), [], None, touched=self.clock())
+        seat, token = room.add(name)
+        room.host = seat.id
+        self._store_new(room)
         return {"code": room.code, "player": seat.id, "token": token}
+
+    def create_shared(self, names, rules="poschen") -> dict:
+        """A one-phone table: every name seated, the game started, the cover up."""
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise IllegalMove("bad_request", "names must be a list of names.")
+        rules = _ruleset(rules or "poschen")
+        ruleset = RULESETS[rules]
+        if not ruleset.MIN_PLAYERS <= len(names) <= MAX_SEATS:
+            raise IllegalMove("bad_value", f"Enter {ruleset.MIN_PLAYERS} to {MAX_SEATS} names.")
+        room = Room(None, rules, ruleset.default_options(), [], None, touched=self.clock(), shared=True)
+        device, token = room.add(names[0])
+        for name in names[1:]:
+            seat, _ = room.add(name)
+            seat.token_hash = None  # only the device holds a token
+        room.host = device.id
+        room.apply(device.id, {"action": "start"}, {}, self.dice)
+        self._store_new(room)
+        return {"code": room.code, "player": device.id, "token": token}
 
     def join(self, code, name) -> dict:
         """Seat `name` in the room (waiting when a game runs)."""

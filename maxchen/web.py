@@ -4,6 +4,7 @@ A browser's seats live in its signed session cookie as {room code: token};
 every page and partial is rendered for that one player from `view_for`.
 """
 
+import functools
 from urllib.parse import urlsplit
 
 import segno
@@ -45,11 +46,24 @@ def _rooms():
     return current_app.extensions["maxchen.rooms"]
 
 
-def value_label(value: int) -> str:
-    """A value as players say it, in the page's language."""
+def value_label(value: int, words: str = "maexchen") -> str:
+    """A value as players say it, in the page's language and the rule set's words."""
+    high, low = divmod(value, 10)
+    if words == "poschen":  # seeds/000: "Mayer" and "four posch"
+        if value == rules.MAEXCHEN:
+            return _("Mayer")
+        if high == low:
+            return [
+                _("one posch"),
+                _("two posch"),
+                _("three posch"),
+                _("four posch"),
+                _("five posch"),
+                _("six posch"),
+            ][high - 1]
+        return str(value)
     if value == rules.MAEXCHEN:
         return "Mäxchen"
-    high, low = divmod(value, 10)
     if high == low:
         return [
             _("double one"),
@@ -143,6 +157,19 @@ def create():
     except IllegalMove as error:
         return _home_error(error, name=name)
     _remember(seat["code"], seat["token"], name.strip())
+    return redirect(url_for("web.room", code=seat["code"]), 303)
+
+
+@bp.post("/table")
+def create_table():
+    """One phone for the whole table: names, one per line, then play."""
+    text = request.form.get("names", "")
+    names = [line.strip() for line in text.splitlines() if line.strip()]
+    try:
+        seat = _rooms().create_shared(names, request.form.get("rules") or "poschen")
+    except IllegalMove as error:
+        return _home_error(error, names=text)
+    _remember(seat["code"], seat["token"], session.get("name", ""))
     return redirect(url_for("web.room", code=seat["code"]), 303)
 
 
@@ -250,9 +277,12 @@ def _context(code: str, player: str) -> dict:
     view = _rooms().view(code, player)
     names = {p["id"]: p["name"] for p in view["players"]}
     link = request.host_url + "r/" + code
+    game = RULESETS[view["rules"]]
     return {
         "code": code,
         "view": view,
+        "value_label": functools.partial(value_label, words=game.VALUE_WORDS),
+        "score": game.SCORE,
         "me": next(p for p in view["players"] if p["id"] == player),
         "names": names,
         "link": link,
@@ -277,6 +307,8 @@ def _message(error: IllegalMove) -> str:
         "not_higher": _("Announce a value higher than the last one."),
         "game_running": _("Not while a game is running."),
     }
+    if error.code == "bad_value" and error.message.startswith("Enter 2 to"):
+        return _("Enter 2 to 10 names, one per line.")
     if error.code == "bad_value" and "name" in error.message.lower():
         return _("Enter a name of 1 to 20 characters.")
     return messages.get(error.code, error.message)

@@ -42,7 +42,8 @@ def play(url: str, count: int = 3, rules: str = "maexchen", say=print) -> dict:
                 reveal = after["reveal"]
                 say(f"  -> {names[reveal['loser']]} +{reveal['penalty']} (dice {reveal['dice']})")
         final = players[0].view
-        say("points: " + ", ".join(f"{p['name']} {p['points']}" for p in final["players"]))
+        unit = "lives" if "lives" in final["players"][0] else "points"
+        say(f"{unit}: " + ", ".join(f"{p['name']} {p[unit]}" for p in final["players"]))
         say(f"winner: {names[final['winner']]}")
         return final
     finally:
@@ -54,9 +55,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", default="http://127.0.0.1:5000")
     parser.add_argument("--players", type=int, default=3, choices=range(2, 11))
+    parser.add_argument("--rules", default="maexchen", choices=["maexchen", "poschen"])
     args = parser.parse_args()
     started = time.monotonic()
-    play(args.url.rstrip("/"), args.players)
+    play(args.url.rstrip("/"), args.players, args.rules)
     print(f"({time.monotonic() - started:.1f} s)")
 
 

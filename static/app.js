@@ -16,58 +16,58 @@
   let lastSay = "";
   let lastReveal = $("stage").dataset.revealRound || "";
 
-  // --- the socket -------------------------------------------------------
+  // --- the live socket (not on a one-phone table: nobody else is there) -----
 
-  // WebSocket first; long-polling when a network in between refuses it.
-  const socket = io({ auth: { room: ROOM }, transports: ["websocket", "polling"], tryAllTransports: true });
-  const offline = (down) => {
-    $("banner").hidden = !down;
-    document.body.classList.toggle("offline", down);
-  };
-  socket.on("connect", () => offline(false));
-  socket.on("disconnect", () => offline(true));
-  socket.on("connect_error", (error) => {
-    offline(true);
-    if (error && error.data && error.data.code === "bad_token") location.reload();
-  });
-  socket.on("removed", () => location.assign("/r/" + ROOM));
-  socket.on("view", (fresh) => {
-    view = fresh;
-    cup.update(fresh);
-    // Connections and peeks keep the version: refresh on those too.
-    const key = JSON.stringify([fresh.version, fresh.players.map((p) => [p.connected, p.activity])]);
-    if (key !== lastKey) {
-      lastKey = key;
-      htmx.trigger(document.body, "maxchen:refresh");
-    }
-  });
-  document.addEventListener("visibilitychange", () => {
-    // A phone waking from sleep: make sure the socket is back.
-    if (document.visibilityState === "visible" && !socket.connected) socket.connect();
-  });
+  const SHARED = document.body.dataset.shared === "1";
+  const ACT_URL = $("sync").dataset.act;
+  let socket = null;
 
-  function act(action, extra) {
-    if (!view) return;
-    socket.emit("action", { action, version: view.version, ...extra }, (answer) => {
-      if (answer && answer.error) {
-        toast(answer.error.message);
-        cup.update(view); // the cup is ready again
+  if (!SHARED) {
+    // WebSocket first; long-polling when a network in between refuses it.
+    socket = io({ auth: { room: ROOM }, transports: ["websocket", "polling"], tryAllTransports: true });
+    const offline = (down) => {
+      $("banner").hidden = !down;
+      document.body.classList.toggle("offline", down);
+    };
+    socket.on("connect", () => offline(false));
+    socket.on("disconnect", () => offline(true));
+    socket.on("connect_error", (error) => {
+      offline(true);
+      if (error && error.data && error.data.code === "bad_token") location.reload();
+    });
+    socket.on("removed", () => location.assign("/r/" + ROOM));
+    socket.on("view", (fresh) => {
+      // Connections and peeks keep the version: refresh on those too.
+      const key = JSON.stringify([fresh.version, fresh.players.map((p) => [p.connected, p.activity])]);
+      if (key !== lastKey) {
+        lastKey = key;
+        htmx.trigger(document.body, "maxchen:refresh");
       }
+    });
+    document.addEventListener("visibilitychange", () => {
+      // A phone waking from sleep: make sure the socket is back.
+      if (document.visibilityState === "visible" && !socket.connected) socket.connect();
     });
   }
 
-  function signal(activity) {
-    if (socket.connected) socket.emit("signal", { activity });
+  // Actions go the way of every form: an htmx POST whose answer swaps the areas.
+  function act(action, extra) {
+    if (!view) return;
+    htmx.ajax("POST", ACT_URL, { source: document.body, swap: "none", values: { action, version: view.version, ...extra } });
   }
 
-  function toast(message) {
-    const box = $("toast");
-    box.textContent = "";
-    const p = document.createElement("p");
-    p.className = "toast-message";
-    p.textContent = message;
-    box.appendChild(p);
+  function signal(activity) {
+    if (socket && socket.connected) socket.emit("signal", { activity });
   }
+
+  // The cup reads this player's own view from the controls partial.
+  function readView() {
+    const script = $("cup-view");
+    if (!script) return;
+    view = JSON.parse(script.textContent);
+    cup.update(view);
+  }
+
 
   // --- the announce picker: the button names the chosen value --------------------
 
@@ -88,6 +88,7 @@
   });
 
   function afterSwap() {
+    readView();
     const say = document.querySelector("#stage [data-say]");
     if (say && say.textContent.trim() && say.textContent !== lastSay) {
       lastSay = say.textContent;
@@ -97,7 +98,7 @@
     const round = stage.dataset.revealRound || "";
     if (round && round !== lastReveal) {
       lastReveal = round;
-      showReveal();
+      if (!SHARED) showReveal(); // one phone: the cover shows the reveal
     }
   }
 
@@ -331,7 +332,7 @@
         act("shake");
       } else {
         signal(null);
-        cup.update(view);
+        if (view) cup.update(view);
       }
     },
   };
@@ -475,4 +476,6 @@
   coaster.addEventListener("keyup", release);
   coaster.addEventListener("blur", release);
   window.addEventListener("blur", release);
+
+  readView();
 })();

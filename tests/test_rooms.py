@@ -251,3 +251,51 @@ def test_simultaneous_checks_count_once(room):
         thread.join()
     assert sorted(results) == ["ok"] + ["stale"] * 7
     assert {p["name"]: p["points"] for p in rooms.view(code, ann)["players"]} == {"Ann": 0, "Ben": 1}
+
+
+def test_a_one_phone_table_seats_everyone_and_starts_with_the_cover_up():
+    rooms = Rooms(dice=FixedDice([(4, 1)]))
+    device = rooms.create_shared(["Anna", "Boris", "Carla"])
+    code, me = device["code"], device["player"]
+    view = rooms.view(code, me)
+    assert (view["rules"], view["phase"], view["you"]) == ("poschen", "playing", None)
+    assert view["shared"] == {"holder": None, "next": view["turn"]["player"]}
+    anna = view["turn"]["player"]
+    # Nobody acts while the cover is up; only the player whose turn it is may take the phone.
+    refused("not_allowed", rooms.act, code, me, {"action": "shake"})
+    boris = view["players"][1]["id"]
+    refused("not_allowed", rooms.act, code, me, {"action": "uncover", "player": boris})
+    view = rooms.act(code, me, {"action": "uncover", "player": anna})
+    assert (view["you"], view["allowed"]) == (anna, ["shake"])
+    view = rooms.act(code, me, {"action": "shake"})
+    assert view["dice"] == [4, 1]
+    view = rooms.act(code, me, {"action": "announce", "value": 41})
+    # Handed on: the cover is up and the device sees no dice at all.
+    assert view["shared"] == {"holder": None, "next": boris}
+    assert view["dice"] is None and view["you"] is None
+    view = rooms.act(code, me, {"action": "uncover", "player": boris})
+    assert view["dice"] is None  # Boris never sees Anna's cup
+    view = rooms.act(code, me, {"action": "check"})
+    # A check shows the dice to the table under the cover; Boris, the accuser, goes on next.
+    assert view["shared"]["holder"] is None and view["reveal"]["dice"] == [4, 1]
+    assert view["shared"]["next"] == boris
+
+
+@pytest.mark.parametrize(
+    ("names", "code"),
+    [
+        (["Solo"], "bad_value"),
+        ([f"P{i}" for i in range(11)], "bad_value"),
+        (["Anna", "anna"], "name_taken"),
+        (["Anna", ""], "bad_value"),
+        ("Anna", "bad_request"),
+    ],
+)
+def test_a_one_phone_table_needs_two_to_ten_distinct_names(names, code):
+    refused(code, Rooms().create_shared, names)
+
+
+def test_only_a_one_phone_table_passes_the_phone(room):
+    rooms, code, ann, ben = room
+    rooms.act(code, ann, {"action": "start"})
+    refused("bad_request", rooms.act, code, ann, {"action": "uncover", "player": ann})

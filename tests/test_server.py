@@ -90,6 +90,18 @@ def test_the_bots_script_plays_to_a_winner(server):
     assert lines[0].startswith("room ") and lines[-1].startswith("winner: ")
 
 
+def test_an_online_poschen_game_through_the_api_and_sockets(server):
+    lines = []
+    final = play_bots.play(server.url, 3, "poschen", say=lines.append)
+    assert (final["rules"], final["phase"], final["options"]) == ("poschen", "over", {"lives": 5})
+    assert all("lives" in p and "points" not in p for p in final["players"])
+    winner = next(p for p in final["players"] if p["id"] == final["winner"])
+    assert winner["lives"] > 0 and not winner["out"]
+    assert sorted(p["lives"] for p in final["players"] if p["out"]) == [0, 0]
+    assert lines[-2].startswith("lives: ")
+    assert not any("accept" in line for line in lines)
+
+
 def test_pages_and_api_over_real_http(server):
     assert requests.get(server.url + "/", timeout=5).status_code == 200
     response = requests.post(server.url + "/api/rooms", json={"name": "Ann"}, timeout=5)

@@ -1,5 +1,6 @@
 """The pages and htmx partials through Flask's test client."""
 
+import json
 import re
 from pathlib import Path
 
@@ -145,8 +146,13 @@ def test_partials_never_hold_another_players_dice(app, lobby, dice):
         html = page.get_data(as_text=True)
         assert "face-6" not in html and "face-3" not in html
         assert "[6, 3]" not in html
-    # Ann's own page has no dice in its HTML either: the cup gets them over her socket.
-    assert "face-6" not in ann.get(f"/r/{code}").get_data(as_text=True)
+        assert cup_view(html)["dice"] is None
+    # Ann's own page carries her dice for her cup, in her view only.
+    assert cup_view(ann.get(f"/r/{code}").get_data(as_text=True))["dice"] == [6, 3]
+
+
+def cup_view(html) -> dict:
+    return json.loads(re.search(r'<script type="application/json" id="cup-view">(.*?)</script>', html, re.S)[1])
 
 
 def test_user_text_is_escaped_everywhere(app, lobby):
@@ -231,3 +237,19 @@ def test_extracted_catalogue_is_current():
         for _file, _line, msg, _comments, _context in extract_from_dir(str(ROOT), method_map)
     }
     assert found <= pot, f"run `make translations`: {sorted(map(str, found - pot))[:5]}"
+
+
+def test_one_phone_form_starts_a_covered_table(client):
+    response = client.post("/table", data={"names": "Anna\n\n Boris \nCarla", "rules": "poschen"})
+    assert response.status_code == 303
+    html = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "Pass the phone to Anna" in html
+    assert 'data-shared="1"' in html
+    assert html.count('class="heart full"') == 15  # three players, five lives each
+
+
+@pytest.mark.parametrize("names", ["Solo", "", "\n".join(f"P{i}" for i in range(11))])
+def test_one_phone_form_wants_two_to_ten_names(client, names):
+    response = client.post("/table", data={"names": names})
+    assert response.status_code == 400
+    assert "Enter 2 to 10 names, one per line." in response.get_data(as_text=True)
