@@ -45,6 +45,7 @@ class Game:
     NAME = ""
     TITLE = ""
     SCORE = "points"  # what a seat shows: "points", "lives" or "mats"
+    SHARED_PHONE = True  # playable on one phone passed around
     VALUE_WORDS = "maexchen"  # the vocabulary of values on the pages
     ACTIONS: tuple[str, ...] = ()
     MIN_PLAYERS = 2
@@ -100,6 +101,10 @@ class Game:
         """What everyone sees of one player's standing."""
         raise NotImplementedError
 
+    def stale_message(self, action: str) -> str | None:
+        """A clearer word for an action that lost a race; {id} stands for a player's name."""
+        return None
+
     def drain_rolls(self) -> list[dict]:
         """Rolls whose fate was settled since the last call, for the roll log.
 
@@ -114,14 +119,21 @@ class Game:
         """The game part of the view: all `player` may see, nothing more."""
         raise NotImplementedError
 
+    _STATE: tuple[str, ...] = ()  # the attributes that make up a game's state
+
     def to_dict(self) -> dict:
         """The whole state as plain data, hidden dice included."""
-        raise NotImplementedError
+        return copy.deepcopy({name: getattr(self, name) for name in self._STATE})
 
     @classmethod
     def from_dict(cls, data: dict, dice) -> "Game":
         """A game restored from `to_dict` output."""
-        raise NotImplementedError
+        game = cls.__new__(cls)
+        game.dice = dice
+        game._rolls = []
+        for name in cls._STATE:
+            setattr(game, name, copy.deepcopy(data[name]))
+        return game
 
 
 class MaexchenGame(Game):
@@ -385,15 +397,3 @@ class MaexchenGame(Game):
         "cup",
         "cup_owner",
     ]
-
-    def to_dict(self):
-        return copy.deepcopy({name: getattr(self, name) for name in self._STATE})
-
-    @classmethod
-    def from_dict(cls, data, dice):
-        game = cls.__new__(cls)
-        game.dice = dice
-        game._rolls = []
-        for name in cls._STATE:
-            setattr(game, name, copy.deepcopy(data[name]))
-        return game

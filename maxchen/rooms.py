@@ -141,6 +141,19 @@ class Room:
 
     def apply(self, player: str, payload, connected: set, dice) -> None:
         """One action by `player`; IllegalMove leaves the room as it was."""
+        try:
+            self._apply(player, payload, connected, dice)
+        except IllegalMove as error:
+            error.message = self.with_names(error.message)
+            raise
+
+    def with_names(self, message: str) -> str:
+        """Put names where a message says {player id}."""
+        for seat in self.seats:
+            message = message.replace(f"{{{seat.id}}}", seat.name)
+        return message
+
+    def _apply(self, player: str, payload, connected: set, dice) -> None:
         if not isinstance(payload, dict):
             raise IllegalMove("bad_request", "An action is a JSON object.")
         action = payload.get("action")
@@ -432,6 +445,8 @@ class Rooms:
             raise IllegalMove("bad_request", "names must be a list of names.")
         rules = _ruleset(rules or "poschen")
         ruleset = RULESETS[rules]
+        if not ruleset.SHARED_PHONE:
+            raise IllegalMove("bad_value", f"{ruleset.TITLE} needs a phone for each player.")
         if not ruleset.MIN_PLAYERS <= len(names) <= MAX_SEATS:
             raise IllegalMove("bad_value", f"Enter {ruleset.MIN_PLAYERS} to {MAX_SEATS} names.")
         room = Room(None, rules, ruleset.default_options(), [], None, touched=self.clock(), shared=True)
@@ -493,7 +508,9 @@ class Rooms:
                 if type(version) is not int:
                     raise IllegalMove("bad_request", "version must be a whole number.")
                 if version != room.version:
-                    raise IllegalMove("stale", "The table has moved on; look again.")
+                    action = payload.get("action")
+                    better = room.game.stale_message(action) if room.game and isinstance(action, str) else None
+                    raise IllegalMove("stale", room.with_names(better or "The table has moved on; look again."))
             before = {s.id for s in room.members()}
             connected = self.connected(room.code)
             room.apply(player, payload, connected, self.dice)

@@ -1,0 +1,299 @@
+"""Lügen, RULES.md §4: liar's dice with three dice each and beer mats.
+
+Everyone shakes their own cup at the start of a round; bids ("COUNT × FACE",
+ones are jokers) go round from the opener; anyone but the last bidder may
+doubt at any moment. Mats are handed out from the stack (phase 1), then
+played down between the two players of a doubt (phase 2), until one loser.
+"""
+
+import copy
+
+from .errors import IllegalMove
+from .game import Game, Option
+
+DICE = 3
+FACES = (2, 3, 4, 5, 6)
+
+
+def bid_beats(count: int, face: int, bid: dict | None) -> bool:
+    """RULES.md §4: same count with a higher face, or a higher count with any face."""
+    if bid is None:
+        return True
+    return count > bid["count"] or (count == bid["count"] and face > bid["face"])
+
+
+def count_matches(cups, face: int) -> int:
+    """Dice on the whole table showing `face`, ones counting as jokers."""
+    return sum(1 for cup in cups for die in cup if die in (1, face))
+
+
+class LuegenGame(Game):
+    """Liar's dice with beer mats (Deckel) for 3 to 10 players."""
+
+    NAME = "luegen"
+    TITLE = "Lügen"
+    SCORE = "mats"
+    MIN_PLAYERS = 3
+    ACTIONS = ("shake", "bid", "doubt")
+    OPTIONS = {
+        "mats": Option(default=12, low=2, high=30),
+        "playoff": Option(default="equal", choices=("equal", "last_two")),
+    }
+    SHARED_PHONE = False
+
+    def __init__(self, players, options=None, dice=None):
+        if not self.MIN_PLAYERS <= len(players) <= self.MAX_PLAYERS:
+            raise IllegalMove("not_allowed", f"Lügen needs {self.MIN_PLAYERS} to {self.MAX_PLAYERS} players.")
+        self.options = {**self.default_options(), **(options or {})}
+        self.dice = dice
+        self._rolls = []
+        self.players = list(players)
+        self.mats = dict.fromkeys(self.players, 0)
+        self.stack = self.options["mats"]
+        self.stage = "handing_out"
+        self.safe: list[str] = []  # in the order they got safe
+        self.left: list[str] = []
+        self.loser = None
+        self.round = 0
+        self.reveal = None
+        self._new_round(self.players[0])
+
+    @classmethod
+    def lobby_fields(cls, options):
+        return {"mats": 0, "safe": False}
+
+    # --- who is in ----------------------------------------------------------
+
+    @property
+    def winner(self):
+        """Lügen has a loser, not a winner."""
+        return None
+
+    @property
+    def over(self):
+        return self.loser is not None or len(self.active()) < 2
+
+    def active(self) -> list[str]:
+        """Players still in the game (not safe, not gone), in seating order."""
+        return [p for p in self.players if p not in self.safe and p not in self.left]
+
+    def next_after(self, player: str) -> str:
+        """The next player after `player` who is still in."""
+        start = self.players.index(player)
+        for step in range(1, len(self.players) + 1):
+            candidate = self.players[(start + step) % len(self.players)]
+            if candidate in self.active():
+                return candidate
+        raise LookupError("nobody is left")
+
+    def _new_round(self, opener: str) -> None:
+        self.round += 1
+        self.opener = opener if opener in self.active() else self.next_after(opener)
+        self.cups = dict.fromkeys(self.active())
+        self.bid = None
+        self.turn = None  # bidding starts once every cup is shaken
+
+    # --- actions --------------------------------------------------------------
+
+    def waiting_for(self):
+        if self.over:
+            return []
+        unrolled = [p for p in self.active() if self.cups.get(p) is None]
+        return unrolled or [self.turn]
+
+    def allowed(self, player):
+        if self.over or player not in self.active():
+            return []
+        if self.cups.get(player) is None:
+            return ["shake"]
+        if self.turn is None:
+            return []
+        actions = ["bid"] if player == self.turn else []
+        if self.bid is not None and self.bid["player"] != player:
+            actions.append("doubt")
+        return actions
+
+    def apply(self, player, action, payload=None):
+        payload = payload or {}
+        if self.over:
+            raise IllegalMove("not_allowed", "The game is over.")
+        if player not in self.players:
+            raise IllegalMove("not_allowed", "You are not playing in this game.")
+        if player not in self.active():
+            raise IllegalMove("not_allowed", "You are safe: watch the others play it out.")
+        if action not in self.allowed(player):
+            if action == "bid" and self.turn not in (None, player):
+                raise IllegalMove("not_your_turn", "It is not your turn to bid.")
+            raise IllegalMove("not_allowed", self._why_not(action))
+        if action == "shake":
+            self.cups[player] = sorted(self.dice.roll(DICE), reverse=True)
+            if all(cup is not None for cup in self.cups.values()):
+                self.turn = self.opener
+        elif action == "bid":
+            count, face = payload.get("count"), payload.get("face")
+            if type(count) is not int or type(face) is not int or face not in FACES:
+                raise IllegalMove("bad_value", "Bid a count and a face from 2 to 6 (ones are jokers).")
+            if not 1 <= count <= self.dice_in_play():
+                raise IllegalMove("bad_value", f"The count is 1 to {self.dice_in_play()}, the dice on the table.")
+            if not bid_beats(count, face, self.bid):
+                raise IllegalMove("not_higher", "Raise: the same count with a higher face, or a higher count.")
+            self.bid = {"player": player, "count": count, "face": face}
+            self.turn = self.next_after(player)
+        else:
+            self._doubt(player)
+
+    def _why_not(self, action) -> str:
+        if action == "doubt" and self.bid is None and self.reveal and self.reveal["round"] == self.round - 1:
+            return f"{{{self.reveal['doubter']}}} was faster."
+        if action == "doubt" and self.bid is not None:
+            return "You cannot doubt your own bid."
+        if action in ("bid", "doubt") and self.turn is None:
+            return "Wait until every cup is shaken."
+        return f"You cannot {action} now."
+
+    def stale_message(self, action: str) -> str | None:
+        if action == "doubt" and self.reveal and self.reveal.get("doubter"):
+            return f"{{{self.reveal['doubter']}}} was faster."
+        return None
+
+    def dice_in_play(self) -> int:
+        """How many dice are on the table this round."""
+        return DICE * len(self.cups)
+
+    def _doubt(self, doubter):
+        bid = self.bid
+        bidder = bid["player"]
+        found = count_matches(self.cups.values(), bid["face"])
+        loser, winner = (doubter, bidder) if found >= bid["count"] else (bidder, doubter)
+        self._log_cups(bid, found)
+        mat_from = None
+        if self.stage == "play_off":
+            self.loser = loser  # RULES.md §4: the play-off doubt decides the game; no mat moves
+        elif self.stage == "handing_out":
+            self.stack -= 1
+            self.mats[loser] += 1
+            mat_from = "stack"
+        else:
+            self.mats[winner] -= 1
+            self.mats[loser] += 1
+            mat_from = winner
+        self.reveal = {
+            "round": self.round,
+            "bidder": bidder,
+            "doubter": doubter,
+            "count": bid["count"],
+            "face": bid["face"],
+            "found": found,
+            "dice": copy.deepcopy(self.cups),
+            "loser": loser,
+            "mat_from": mat_from,
+        }
+        self._settle()
+        if not self.over:
+            self._new_round(loser)
+        else:
+            self._finish()
+
+    def _settle(self):
+        """Safe players leave; the stage moves on (RULES.md §4)."""
+        if self.loser is not None:
+            return
+        if self.stage == "handing_out" and self.stack == 0:
+            self._make_safe([p for p in self.active() if self.mats[p] == 0])
+            self.stage = "playing_down"
+        elif self.stage == "playing_down":
+            self._make_safe([p for p in self.active() if self.mats[p] == 0])
+        active = self.active()
+        if len(active) == 1:
+            self.loser = active[0]
+            return
+        equal = len({self.mats[p] for p in active}) == 1
+        if self.stage == "playing_down" and equal and (self.options["playoff"] == "equal" or len(active) == 2):
+            self.stage = "play_off"
+
+    def _make_safe(self, players):
+        self.safe.extend(p for p in players if p not in self.safe)
+
+    def _finish(self):
+        # Everyone but the loser is safe; those still in join the order in seating order.
+        self._make_safe([p for p in self.active() if p != self.loser])
+        self.turn = None
+        self.bid = None
+
+    def _log_cups(self, bid, found):
+        # The roll log's `value` for a Lügen cup: its dice that count for the doubted face.
+        for cup in self.cups.values():
+            if cup is not None:
+                value = count_matches([cup], bid["face"])
+                self._rolls.append({"dice": list(cup), "value": value, "announced": None, "found": None})
+
+    def remove(self, player):
+        """RULES.md §5: out for good (keeping any mats); mid-round the round is void."""
+        if player not in self.players or player in self.left:
+            return
+        self.left.append(player)
+        if self.over or player in self.safe:
+            return
+        if len(self.active()) < 2:
+            remaining = self.active()
+            self.loser = remaining[0] if remaining and self.mats[remaining[0]] > 0 else None
+            self._finish()
+            return
+        opener = self.turn if self.turn not in (None, player) else self.opener
+        self._new_round(opener if opener != player else self.next_after(player))
+        self._settle()
+
+    # --- views ------------------------------------------------------------------
+
+    def player_fields(self, player):
+        return {
+            "out": player in self.safe or player in self.left,
+            "mats": self.mats[player],
+            "safe": player in self.safe,
+            "rolled": self.cups.get(player) is not None,
+        }
+
+    def choices(self) -> list[dict]:
+        """Every legal bid now, lowest first."""
+        return [
+            {"count": count, "face": face}
+            for count in range(1, self.dice_in_play() + 1)
+            for face in FACES
+            if bid_beats(count, face, self.bid)
+        ]
+
+    def view_for(self, player):
+        mine = self.cups.get(player) if player in self.active() else None
+        allowed = self.allowed(player)
+        return {
+            "round": self.round,
+            "turn": None if self.over or self.turn is None else {"player": self.turn, "step": "bid"},
+            "allowed": allowed,
+            "choices": self.choices() if "bid" in allowed else [],
+            "dice": list(mine) if mine else None,
+            "bid": dict(self.bid) if self.bid else None,
+            "stack": self.stack,
+            "stage": self.stage,
+            "dice_in_play": self.dice_in_play(),
+            "reveal": copy.deepcopy(self.reveal),
+            "winner": None,
+            "loser": self.loser,
+            "safe_order": list(self.safe) if self.over else None,
+        }
+
+    _STATE = (
+        "options",
+        "players",
+        "mats",
+        "stack",
+        "stage",
+        "safe",
+        "left",
+        "loser",
+        "round",
+        "reveal",
+        "opener",
+        "cups",
+        "bid",
+        "turn",
+    )
