@@ -40,6 +40,7 @@ class LuegenGame(Game):
         "playoff": Option(default="equal", choices=("equal", "last_two")),
     }
     SHARED_PHONE = False
+    TEMPLATE = "luegen"
 
     def __init__(self, players, options=None, dice=None):
         if not self.MIN_PLAYERS <= len(players) <= self.MAX_PLAYERS:

@@ -258,7 +258,7 @@ def _form_action() -> dict:
     """The action payload from form fields (all strings) as the API takes it."""
     form = request.form
     payload = {"action": form.get("action")}
-    for field in ("version", "seat"):
+    for field in ("version", "seat", "count", "face"):
         if form.get(field, "") != "":
             try:
                 payload[field] = int(form[field])
@@ -270,6 +270,13 @@ def _form_action() -> dict:
         payload["player"] = form["player"]
     if "rules" in form:
         payload["options"] = {"rules": form["rules"]}
+        # Options come as option.NAME, whole numbers as numbers; after a switch of
+        # rule set, fields of the old one's options are left out.
+        game = RULESETS.get(form["rules"])
+        for key, value in form.items():
+            name = key.removeprefix("option.")
+            if key.startswith("option.") and game and name in game.OPTIONS:
+                payload["options"][name] = int(value) if value.lstrip("-").isdigit() else value
     return payload
 
 
@@ -283,6 +290,15 @@ def _context(code: str, player: str) -> dict:
         "view": view,
         "value_label": functools.partial(value_label, words=game.VALUE_WORDS),
         "score": game.SCORE,
+        "template": game.TEMPLATE,
+        "option_specs": {name: option.describe() for name, option in game.OPTIONS.items()},
+        "option_labels": {
+            "lives": _("Lives"),
+            "mats": _("Beer mats"),
+            "playoff": _("Play-off"),
+            "equal": _("when all hold the same"),
+            "last_two": _("only the last two"),
+        },
         "me": next(p for p in view["players"] if p["id"] == player),
         "names": names,
         "link": link,

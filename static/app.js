@@ -78,6 +78,21 @@
     button.textContent = button.dataset.label + ": " + radio.closest("label").dataset.name;
   });
 
+  // The bid picker offers only legal raises: faces that do not beat the bid at this count go grey.
+  function legalFaces() {
+    const form = document.querySelector("form.bid");
+    if (!form || !view) return;
+    const count = +(form.querySelector("input[name=count]:checked") || {}).value;
+    for (const input of form.querySelectorAll("input[name=face]")) {
+      const legal = view.choices.some((c) => c.count === count && c.face === +input.value);
+      input.disabled = !legal;
+      if (!legal) input.checked = false;
+    }
+  }
+  document.body.addEventListener("change", (event) => {
+    if (event.target.closest("form.bid input[name=count]")) legalFaces();
+  });
+
   // --- after every swap: live region, reveal, toasts ------------------------
 
   document.body.addEventListener("htmx:afterSettle", afterSwap);
@@ -89,6 +104,7 @@
 
   function afterSwap() {
     readView();
+    legalFaces();
     const say = document.querySelector("#stage [data-say]");
     if (say && say.textContent.trim() && say.textContent !== lastSay) {
       lastSay = say.textContent;

@@ -151,7 +151,8 @@ def peek(phone, others, screenshot=None) -> list[int]:
     """Slide the coaster right and hold: the dice show only while held."""
     page = phone.page
     page.wait_for_selector("#coaster:not([hidden])")
-    assert page.locator("#floor .die.blank").count() == 2  # hidden under the coaster
+    count = page.locator("#floor .die").count()
+    assert count in (2, 3) and page.locator("#floor .die.blank").count() == count  # hidden under the coaster
     box = page.locator("#coaster").bounding_box()
     y = box["y"] + box["height"] / 2
     page.mouse.move(box["x"] + 20, y)
@@ -166,7 +167,7 @@ def peek(phone, others, screenshot=None) -> list[int]:
             page.evaluate("[scrollY, innerHeight, document.getElementById('controls').getBoundingClientRect().top]"),
         )
         raise
-    assert page.locator("#floor .die:not(.blank)").count() == 2
+    assert page.locator("#floor .die:not(.blank)").count() == count
     dice = phone.my_dice()
     # The others see that we peek, never what.
     for other in others:
@@ -175,7 +176,7 @@ def peek(phone, others, screenshot=None) -> list[int]:
         phone.shot(screenshot)
     page.mouse.up()
     page.wait_for_selector("#cup:not(.peeking)")
-    assert page.locator("#floor .die.blank").count() == 2
+    assert page.locator("#floor .die.blank").count() == count
     return dice
 
 
@@ -422,3 +423,93 @@ def test_one_phone_passed_around_the_table_to_a_winner(browser, server):
     assert page.locator(".hearts").count() == 3  # Poschen: lives as hearts
     assert phone.errors == []
     phone.context.close()
+
+
+def cup_view(phone) -> dict:
+    return json.loads(phone.page.inner_text("#cup-view"))
+
+
+def test_four_phones_play_luegen_to_its_loser(browser, server):
+    names = ["Ann", "Ben", "Cem", "Dora"]
+    phones = [Phone(browser, server.url) for _ in names]
+    host = phones[0]
+    host.page.goto(server.url + "/")
+    host.page.fill("form[action='/rooms'] input[name=name]", "Ann")
+    host.page.click("form[action='/rooms'] button[type=submit]")
+    code = host.page.inner_text(".big-code").strip()
+    for phone, name in zip(phones[1:], names[1:], strict=True):
+        phone.page.goto(f"{server.url}/r/{code}")
+        phone.page.fill("main input[name=name]", name)
+        phone.page.click("main form button[type=submit]")
+    host.page.wait_for_function("document.querySelectorAll('.lobby-list .player').length === 4")
+    # The host picks Lügen and two beer mats in the lobby.
+    host.page.select_option("form.options select[name=rules]", "luegen")
+    host.page.wait_for_selector("form.options select[name='option.mats']")
+    host.page.select_option("form.options select[name='option.mats']", "2")
+    host.page.wait_for_function("JSON.parse(document.getElementById('cup-view').textContent).options.mats === 2")
+    host.page.click("button[data-action=start]")
+    rounds = 0
+    while not host.page.locator(".result").count():
+        # Everyone still in shakes their own phone; the round begins when all have.
+        host.page.wait_for_function(
+            f"JSON.parse(document.getElementById('cup-view').textContent).round === {rounds + 1}"
+        )
+        playing = {p["id"] for p in cup_view(host)["players"] if not p["out"]}
+        since = marks(phones)
+        in_game = []
+        for i, phone in enumerate(phones):
+            phone.page.wait_for_function(
+                f"JSON.parse(document.getElementById('cup-view').textContent).round === {rounds + 1}"
+            )
+            if cup_view(phone)["you"] in playing:
+                phone.page.wait_for_selector("#cup.my-turn")
+                [shake_by_drag, shake_by_motion][i % 2](phone)
+                phone.page.wait_for_selector("#coaster:not([hidden])")
+                in_game.append(phone)
+        for phone in in_game:
+            phone.page.wait_for_function("JSON.parse(document.getElementById('cup-view').textContent).turn !== null")
+        # Nobody holds another player's cup: not in the page, not in any message.
+        for phone in phones:
+            mine = cup_view(phone)["dice"]
+            for view in phone.views(since[id(phone)]):
+                assert view["dice"] in (None, mine)
+                assert view["reveal"] is None or view["reveal"]["round"] < cup_view(phone)["round"]
+        if rounds == 0:
+            peek(in_game[0], [])
+            host.shot("luegen-turn")
+        # Two bids, then a doubt from someone who is not next in turn.
+        for _ in range(2):
+            bidder = next(p for p in in_game if "bid" in cup_view(p)["allowed"])
+            bidder.page.click("form.bid .counts label.value >> nth=0")
+            bidder.page.click("form.bid .faces label.value:not(:has(input:disabled)) >> nth=0")
+            bidder.page.click("form.bid button[type=submit]")
+            bidder.page.wait_for_selector("form.bid", state="detached")
+        last_bidder = cup_view(in_game[0])["bid"]["player"]
+        next_up = cup_view(in_game[0])["turn"]["player"]
+        doubter = next(
+            p for p in in_game if cup_view(p)["you"] not in (last_bidder, next_up) and "doubt" in cup_view(p)["allowed"]
+        )
+        doubter.page.click("#controls button[data-action=doubt]")
+        for phone in phones:
+            phone.page.wait_for_selector("#reveal-overlay:not([hidden]) .cups")
+            assert phone.page.locator("#reveal-overlay .cups li").count() == len(in_game)
+        if rounds == 0:
+            time.sleep(0.7)
+            host.shot("luegen-reveal")
+        for phone in phones:
+            phone.page.evaluate(
+                "() => { const o = document.getElementById('reveal-overlay'); if (!o.hidden) o.click(); }"
+            )
+        rounds += 1
+        assert rounds < 12
+    for phone in phones:
+        phone.page.wait_for_selector(".result")
+    view = cup_view(host)
+    assert view["phase"] == "over" and view["loser"] in {cup_view(p)["you"] for p in phones}
+    assert len(view["safe_order"]) == 3
+    assert view["stack"] + sum(p["mats"] for p in view["players"]) == 2
+    host.page.wait_for_selector("#reveal-overlay", state="hidden", timeout=6000)
+    host.shot("luegen-over")
+    for phone in phones:
+        assert phone.errors == []
+        phone.context.close()
