@@ -1,6 +1,7 @@
 """End to end: the real server process (`python app.py`) and real clients."""
 
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -8,6 +9,7 @@ import requests
 import socketio
 
 from maxchen.client import Player, create_room, join_room, simple_move
+from maxchen.errors import IllegalMove
 
 from .conftest import Server
 
@@ -153,3 +155,42 @@ def test_a_busy_port_fails_loudly(server):
     assert "cannot listen" in second.output()
     # The first server still answers alone.
     assert requests.get(server.url + "/", timeout=5).status_code == 200
+
+
+def test_two_doubts_in_the_same_instant_count_once(server):
+    seats = [create_room(server.url, "Ann", "luegen")]
+    code = seats[0]["code"]
+    seats += [join_room(server.url, code, name) for name in ("Ben", "Cem", "Dora")]
+    players = [Player(server.url, seat["token"]).connect() for seat in seats]
+    ann, ben, cem, dora = players
+    ann.act("start")
+    for player in players:
+        player.act("shake")
+    view = ann.act("bid", count=1, face=2)
+    # Cem and Dora lift the cups at once, answering the same view.
+    results = {}
+    barrier = threading.Barrier(2)
+
+    def doubt(player, name):
+        barrier.wait()
+        try:
+            player.act("doubt", version=view["version"])
+            results[name] = "ok"
+        except IllegalMove as error:
+            results[name] = error.message
+
+    threads = [threading.Thread(target=doubt, args=(p, n)) for p, n in ((cem, "Cem"), (dora, "Dora"))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    winner = next(name for name, result in results.items() if result == "ok")
+    loser = next(name for name in results if name != winner)
+    assert results[loser] == f"{winner} was faster."
+    final = ann.fetch()
+    assert final["stack"] == 11 and sum(p["mats"] for p in final["players"]) == 1  # one mat moved
+    assert final["reveal"]["doubter"] == next(
+        s["player"] for s, n in zip(seats, ["Ann", "Ben", "Cem", "Dora"], strict=True) if n == winner
+    )
+    for player in players:
+        player.disconnect()
