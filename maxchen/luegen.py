@@ -109,7 +109,8 @@ class LuegenGame(Game):
             return ["shake"]
         if self.turn is None:
             return []
-        actions = ["bid"] if player == self.turn else []
+        # At the highest possible bid, only a doubt is left.
+        actions = ["bid"] if player == self.turn and not self._bid_is_top() else []
         if self.bid is not None and self.bid["player"] != player:
             actions.append("doubt")
         return actions
@@ -156,6 +157,9 @@ class LuegenGame(Game):
         if action == "doubt" and self.reveal and self.reveal.get("doubter"):
             return f"{{{self.reveal['doubter']}}} was faster."
         return None
+
+    def _bid_is_top(self) -> bool:
+        return self.bid is not None and (self.bid["count"], self.bid["face"]) == (self.dice_in_play(), FACES[-1])
 
     def dice_in_play(self) -> int:
         """How many dice are on the table this round."""

@@ -425,6 +425,17 @@ def test_one_phone_passed_around_the_table_to_a_winner(browser, server):
     phone.context.close()
 
 
+def eventually(probe, timeout=10):
+    """The first truthy answer of `probe` (pages refresh a moment after a push)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        answer = probe()
+        if answer:
+            return answer
+        time.sleep(0.05)
+    raise TimeoutError("never happened")
+
+
 def cup_view(phone) -> dict:
     return json.loads(phone.page.inner_text("#cup-view"))
 
@@ -444,9 +455,16 @@ def test_four_phones_play_luegen_to_its_loser(browser, server):
     host.page.wait_for_function("document.querySelectorAll('.lobby-list .player').length === 4")
     # The host picks Lügen and two beer mats in the lobby.
     host.page.select_option("form.options select[name=rules]", "luegen")
-    host.page.wait_for_selector("form.options select[name='option.mats']")
-    host.page.select_option("form.options select[name='option.mats']", "2")
-    host.page.wait_for_function("JSON.parse(document.getElementById('cup-view').textContent).options.mats === 2")
+    host.page.wait_for_function("JSON.parse(document.getElementById('cup-view').textContent).rules === 'luegen'")
+
+    def two_mats():
+        # A push refreshing the form at that very moment makes the choice stale: choose again.
+        if cup_view(host)["options"]["mats"] != 2:
+            host.page.select_option("form.options select[name='option.mats']", "2")
+            time.sleep(0.3)
+        return cup_view(host)["options"]["mats"] == 2
+
+    eventually(two_mats)
     host.page.click("button[data-action=start]")
     rounds = 0
     while not host.page.locator(".result").count():
@@ -479,16 +497,15 @@ def test_four_phones_play_luegen_to_its_loser(browser, server):
             host.shot("luegen-turn")
         # Two bids, then a doubt from someone who is not next in turn.
         for _ in range(2):
-            bidder = next(p for p in in_game if "bid" in cup_view(p)["allowed"])
+            bidder = eventually(lambda: next((p for p in in_game if "bid" in cup_view(p)["allowed"]), None))
             bidder.page.click("form.bid .counts label.value >> nth=0")
             bidder.page.click("form.bid .faces label.value:not(:has(input:disabled)) >> nth=0")
             bidder.page.click("form.bid button[type=submit]")
             bidder.page.wait_for_selector("form.bid", state="detached")
-        last_bidder = cup_view(in_game[0])["bid"]["player"]
         next_up = cup_view(in_game[0])["turn"]["player"]
-        doubter = next(
-            p for p in in_game if cup_view(p)["you"] not in (last_bidder, next_up) and "doubt" in cup_view(p)["allowed"]
-        )
+        # Anyone but the bidder may doubt: prefer someone who is not next in turn.
+        doubters = eventually(lambda: [p for p in in_game if "doubt" in cup_view(p)["allowed"]])
+        doubter = next((p for p in doubters if cup_view(p)["you"] != next_up), doubters[0])
         doubter.page.click("#controls button[data-action=doubt]")
         for phone in phones:
             phone.page.wait_for_selector("#reveal-overlay:not([hidden]) .cups")

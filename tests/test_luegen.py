@@ -270,6 +270,11 @@ class LuegenMachine(RuleBasedStateMachine):
             self.game.remove(self.players[index])
 
     @invariant()
+    def someone_can_act(self):
+        if not self.game.over:
+            assert any(self.game.allowed(p) for p in self.game.waiting_for())
+
+    @invariant()
     def mats_are_conserved(self):
         assert self.game.stack + sum(self.game.mats.values()) == self.total
         assert self.game.stack >= 0 and all(n >= 0 for n in self.game.mats.values())
@@ -300,3 +305,10 @@ class LuegenMachine(RuleBasedStateMachine):
 
 LuegenMachine.TestCase.settings = settings(max_examples=80, stateful_step_count=50, deadline=None)
 TestLuegenMachine = LuegenMachine.TestCase
+
+
+def test_after_the_highest_bid_only_a_doubt_is_left():
+    game = new_game([6, 6, 6], [6, 6, 6], [6, 6, 6])
+    shake_all(game)
+    game.apply(A, "bid", {"count": 9, "face": 6})
+    assert game.allowed(B) == ["doubt"] and game.choices() == []
