@@ -497,14 +497,16 @@ def test_four_phones_play_luegen_to_its_loser(browser, server):
             host.shot("luegen-turn")
         # Two bids, then a doubt from someone who is not next in turn.
         for _ in range(2):
-            bidder = eventually(lambda: next((p for p in in_game if "bid" in cup_view(p)["allowed"]), None))
+            bidder = eventually(
+                lambda in_game=in_game: next((p for p in in_game if "bid" in cup_view(p)["allowed"]), None)
+            )
             bidder.page.click("form.bid .counts label.value >> nth=0")
             bidder.page.click("form.bid .faces label.value:not(:has(input:disabled)) >> nth=0")
             bidder.page.click("form.bid button[type=submit]")
             bidder.page.wait_for_selector("form.bid", state="detached")
         next_up = cup_view(in_game[0])["turn"]["player"]
         # Anyone but the bidder may doubt: prefer someone who is not next in turn.
-        doubters = eventually(lambda: [p for p in in_game if "doubt" in cup_view(p)["allowed"]])
+        doubters = eventually(lambda in_game=in_game: [p for p in in_game if "doubt" in cup_view(p)["allowed"]])
         doubter = next((p for p in doubters if cup_view(p)["you"] != next_up), doubters[0])
         doubter.page.click("#controls button[data-action=doubt]")
         for phone in phones:
