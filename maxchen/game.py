@@ -56,6 +56,19 @@ class Game:
     players: list[str]
     winner: str | None
 
+    def __init__(self, players, options=None, dice=None):
+        if not self.MIN_PLAYERS <= len(players) <= self.MAX_PLAYERS:
+            raise IllegalMove(
+                "not_allowed", f"{self.TITLE or self.NAME} needs {self.MIN_PLAYERS} to {self.MAX_PLAYERS} players."
+            )
+        self.options = {**self.default_options(), **(options or {})}
+        self.dice = dice
+        self._rolls: list[dict] = []
+        self.players = list(players)
+        self.left: list[str] = []
+        self.round = 0
+        self.reveal = None
+
     @classmethod
     def default_options(cls) -> dict:
         """Every option at its default."""
@@ -93,6 +106,13 @@ class Game:
     def apply(self, player: str, action: str, payload: dict) -> None:
         """Apply one action, or raise IllegalMove and change nothing."""
         raise NotImplementedError
+
+    def _require_player(self, player: str) -> None:
+        """Refuse any move once the game is over, and from outside it."""
+        if self.over:
+            raise IllegalMove("not_allowed", "The game is over.")
+        if player not in self.players:
+            raise IllegalMove("not_allowed", "You are not playing in this game.")
 
     def remove(self, player: str) -> None:
         """`player` leaves for good (RULES.md §5)."""
@@ -147,18 +167,10 @@ class MaexchenGame(Game):
     DICE = 2
 
     def __init__(self, players, options=None, dice=None):
-        if not self.MIN_PLAYERS <= len(players) <= self.MAX_PLAYERS:
-            raise IllegalMove("not_allowed", f"{self.NAME} needs {self.MIN_PLAYERS} to {self.MAX_PLAYERS} players.")
-        self.options = {**self.default_options(), **(options or {})}
-        self.dice = dice
-        self._rolls: list[dict] = []
-        self.players = list(players)
+        super().__init__(players, options, dice)
         self.score = {player: self._start_score() for player in self.players}
         self.out: list[str] = []  # in the order they went out
-        self.left: list[str] = []
         self.winner = None
-        self.round = 0
-        self.reveal = None
         self._new_round(self.players[0])
 
     # --- what differs between two-dice rule sets -------------------------
@@ -246,10 +258,7 @@ class MaexchenGame(Game):
 
     def apply(self, player, action, payload=None):
         payload = payload or {}
-        if self.over:
-            raise IllegalMove("not_allowed", "The game is over.")
-        if player not in self.players:
-            raise IllegalMove("not_allowed", "You are not playing in this game.")
+        self._require_player(player)
         if player in self.out:
             raise IllegalMove("not_allowed", "You are out of this game.")
         if player != self.turn:

@@ -43,20 +43,12 @@ class LuegenGame(Game):
     TEMPLATE = "luegen"
 
     def __init__(self, players, options=None, dice=None):
-        if not self.MIN_PLAYERS <= len(players) <= self.MAX_PLAYERS:
-            raise IllegalMove("not_allowed", f"Lügen needs {self.MIN_PLAYERS} to {self.MAX_PLAYERS} players.")
-        self.options = {**self.default_options(), **(options or {})}
-        self.dice = dice
-        self._rolls = []
-        self.players = list(players)
+        super().__init__(players, options, dice)
         self.mats = dict.fromkeys(self.players, 0)
         self.stack = self.options["mats"]
         self.stage = "handing_out"
         self.safe: list[str] = []  # in the order they got safe
-        self.left: list[str] = []
         self.loser = None
-        self.round = 0
-        self.reveal = None
         self._new_round(self.players[0])
 
     @classmethod
@@ -117,10 +109,7 @@ class LuegenGame(Game):
 
     def apply(self, player, action, payload=None):
         payload = payload or {}
-        if self.over:
-            raise IllegalMove("not_allowed", "The game is over.")
-        if player not in self.players:
-            raise IllegalMove("not_allowed", "You are not playing in this game.")
+        self._require_player(player)
         if player not in self.active():
             raise IllegalMove("not_allowed", "You are safe: watch the others play it out.")
         if action not in self.allowed(player):

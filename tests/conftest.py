@@ -13,9 +13,20 @@ import requests
 
 from app import create_app, socketio
 from maxchen.dice import FixedDice
+from maxchen.errors import IllegalMove
 from maxchen.rooms import Rooms
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def refused(game, player, action, code, **payload):
+    """Assert that the game refuses the move with `code` and changes nothing."""
+    before = game.to_dict()
+    with pytest.raises(IllegalMove) as caught:
+        game.apply(player, action, payload)
+    assert caught.value.code == code
+    assert game.to_dict() == before
+    return caught.value
 
 
 @pytest.fixture

@@ -1,10 +1,9 @@
 """Mäxchen games as transcripts with fixed dice (RULES.md §2 and §5)."""
 
-import pytest
-
 from maxchen.dice import FixedDice
-from maxchen.errors import IllegalMove
 from maxchen.game import MaexchenGame
+
+from .conftest import refused
 
 A, B, C = "ann", "ben", "cem"
 
@@ -15,15 +14,6 @@ def new_game(*rolls, players=(A, B, C)):
 
 def points(game):
     return {p: game.score[p] for p in game.players}
-
-
-def refused(game, player, action, code, **payload):
-    before = game.to_dict()
-    with pytest.raises(IllegalMove) as caught:
-        game.apply(player, action, payload)
-    assert caught.value.code == code
-    assert game.to_dict() == before
-    return caught.value
 
 
 def test_a_true_announcement_checked_costs_the_checker_one_point():

@@ -12,6 +12,8 @@ from maxchen.errors import IllegalMove
 from maxchen.luegen import LuegenGame, bid_beats, count_matches
 from maxchen.rooms import Rooms
 
+from .conftest import refused
+
 A, B, C, D = "ann", "ben", "cem", "dora"
 
 
@@ -52,15 +54,6 @@ def new_game(*rolls, players=(A, B, C), **options):
 def shake_all(game, order=None):
     for player in order or game.active():
         game.apply(player, "shake")
-
-
-def refused(game, player, action, code, **payload):
-    before = game.to_dict()
-    with pytest.raises(IllegalMove) as caught:
-        game.apply(player, action, payload)
-    assert caught.value.code == code
-    assert game.to_dict() == before
-    return caught.value
 
 
 def test_a_round_every_cup_then_bids_then_a_doubt():
