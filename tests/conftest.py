@@ -1,6 +1,7 @@
 """Fixtures: the app, its clients, fixed dice and a real server process."""
 
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -17,6 +18,16 @@ from maxchen.errors import IllegalMove
 from maxchen.rooms import Rooms
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+class SeededDice:
+    """Reproducible random dice for state machines."""
+
+    def __init__(self, seed):
+        self._random = random.Random(seed)
+
+    def roll(self, count):
+        return [self._random.randint(1, 6) for _ in range(count)]
 
 
 def refused(game, player, action, code, **payload):

@@ -6,7 +6,6 @@ change nothing, and no view holds dice its player may not see.
 """
 
 import json
-import random
 
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -15,16 +14,10 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from maxchen.errors import IllegalMove
 from maxchen.rulesets import RULESETS
 
+from .conftest import SeededDice
+
 PLAYERS = ["p0", "p1", "p2", "p3"]
 VALUES = st.one_of(st.integers(0, 70), st.sampled_from(["21", "6-5", "Mäxchen", "12", "", None, [6, 5]]))
-
-
-class SeededDice:
-    def __init__(self, seed):
-        self._random = random.Random(seed)
-
-    def roll(self, count):
-        return [self._random.randint(1, 6) for _ in range(count)]
 
 
 def machine_for(game_class):

@@ -12,7 +12,7 @@ from maxchen.errors import IllegalMove
 from maxchen.luegen import LuegenGame, bid_beats, count_matches
 from maxchen.rooms import Rooms
 
-from .conftest import refused
+from .conftest import SeededDice, refused
 
 A, B, C, D = "ann", "ben", "cem", "dora"
 
@@ -205,16 +205,6 @@ def test_luegen_needs_three_players_and_a_phone_each():
     with pytest.raises(IllegalMove) as caught:
         rooms.create_shared(["A", "B", "C"], "luegen")
     assert caught.value.code == "bad_value"
-
-
-class SeededDice:
-    def __init__(self, seed):
-        import random
-
-        self._random = random.Random(seed)
-
-    def roll(self, count):
-        return [self._random.randint(1, 6) for _ in range(count)]
 
 
 class LuegenMachine(RuleBasedStateMachine):
