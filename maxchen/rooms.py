@@ -387,7 +387,12 @@ class Rooms:
     @contextmanager
     def _locked(self, code):
         with self._guard:
-            lock = self._locks.setdefault(code, threading.Lock())
+            lock = self._locks.get(code)
+            if lock is None:
+                # No lock for a code nobody created: guessing codes costs no memory.
+                if self.store.load(code) is None:
+                    raise IllegalMove("room_not_found", "There is no room with that code.")
+                lock = self._locks.setdefault(code, threading.Lock())
         with lock:
             data = self.store.load(code)
             if data is None:

@@ -299,3 +299,10 @@ def test_only_a_one_phone_table_passes_the_phone(room):
     rooms, code, ann, ben = room
     rooms.act(code, ann, {"action": "start"})
     refused("bad_request", rooms.act, code, ann, {"action": "uncover", "player": ann})
+
+
+def test_guessing_codes_leaves_nothing_behind():
+    rooms = Rooms()
+    for guess in ("ABCDE", "ZZZZZ", "K7WQP"):
+        refused("room_not_found", rooms.join, guess, "Eve")
+    assert rooms._locks == {}
