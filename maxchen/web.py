@@ -299,7 +299,8 @@ def _context(code: str, player: str) -> dict:
             "equal": _("when all hold the same"),
             "last_two": _("only the last two"),
         },
-        "me": next(p for p in view["players"] if p["id"] == player),
+        # On a one-phone table "you" is whoever holds the phone (None under the cover).
+        "me": next((p for p in view["players"] if p["id"] == view["you"]), {}),
         "names": names,
         "link": link,
         "qr": segno.make(link, error="m").svg_inline(scale=5, dark="#111", light="#fff", border=2),

@@ -268,6 +268,7 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
     shake_by_drag(ben)
     peek(ben, [ann, cem])
     assert_hidden_from_others(ben, phones, since)
+    ben.page.wait_for_selector("form.announce input[name=value]", state="attached")
     choices = ben.page.eval_on_selector_all("form.announce input[name=value]", "xs => xs.map(x => +x.value)")
     announce(ben, choices[0])
 
@@ -412,6 +413,7 @@ def test_one_phone_passed_around_the_table_to_a_winner(browser, server):
         page.wait_for_selector("#coaster:not([hidden])")
         peek(phone, [])
         last_checked = False
+        page.wait_for_selector("form.announce input[name=value]", state="attached")
         choices = page.eval_on_selector_all("form.announce input[name=value]", "xs => xs.map(x => +x.value)")
         announce(phone, 21 if 21 in choices and turns % 2 else choices[0])
         last_holder = holder

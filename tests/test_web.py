@@ -253,3 +253,28 @@ def test_one_phone_form_wants_two_to_ten_names(client, names):
     response = client.post("/table", data={"names": names})
     assert response.status_code == 400
     assert "Enter 2 to 10 names, one per line." in response.get_data(as_text=True)
+
+
+def test_one_phone_controls_follow_the_holder_not_the_device(app):
+    """The device's own seat (the first name) being out must not stop the others."""
+    browser = app.test_client()
+    browser.post("/table", data={"names": "Anna\nBoris\nCarla"})
+    code = next(iter(_seats(browser)))
+    rooms = app.extensions["maxchen.rooms"]
+    device = rooms.authenticate(code, _seats(browser)[code])
+    data = rooms.store.load(code)
+    anna, boris = data["seats"][0]["id"], data["seats"][1]["id"]
+    assert device == anna
+    data["game"]["score"][anna] = 0
+    data["game"]["out"] = [anna]
+    data["game"]["turn"] = boris
+    rooms.store.save(code, data)
+    rooms.act(code, device, {"action": "uncover", "player": boris})
+    html = browser.get(f"/r/{code}").get_data(as_text=True)
+    assert "You are out" not in html
+    assert "Shake the cup." in html
+
+
+def _seats(browser):
+    with browser.session_transaction() as session:
+        return session["seats"]
