@@ -46,34 +46,34 @@ def _rooms():
     return current_app.extensions["maxchen.rooms"]
 
 
+def _words(words: str) -> tuple[str, list[str]]:
+    """A rule set's vocabulary in the page's language: the top value and the six doubles."""
+    if words == "poschen":  # seeds/000: "Mayer" and "four posch"
+        return _("Mayer"), [
+            _("one posch"),
+            _("two posch"),
+            _("three posch"),
+            _("four posch"),
+            _("five posch"),
+            _("six posch"),
+        ]
+    return "Mäxchen", [
+        _("double one"),
+        _("double two"),
+        _("double three"),
+        _("double four"),
+        _("double five"),
+        _("double six"),
+    ]
+
+
 def value_label(value: int, words: str = "maexchen") -> str:
     """A value as players say it, in the page's language and the rule set's words."""
+    top, doubles = _words(words)
     high, low = divmod(value, 10)
-    if words == "poschen":  # seeds/000: "Mayer" and "four posch"
-        if value == rules.MAEXCHEN:
-            return _("Mayer")
-        if high == low:
-            return [
-                _("one posch"),
-                _("two posch"),
-                _("three posch"),
-                _("four posch"),
-                _("five posch"),
-                _("six posch"),
-            ][high - 1]
-        return str(value)
     if value == rules.MAEXCHEN:
-        return "Mäxchen"
-    if high == low:
-        return [
-            _("double one"),
-            _("double two"),
-            _("double three"),
-            _("double four"),
-            _("double five"),
-            _("double six"),
-        ][high - 1]
-    return str(value)
+        return top
+    return doubles[high - 1] if high == low else str(value)
 
 
 @bp.app_context_processor
@@ -145,7 +145,14 @@ def _not_found(error):
 @bp.get("/")
 def index():
     """Create a room or join one."""
-    return render_template("index.html", name=session.get("name", ""), rulesets=list(RULESETS), default=DEFAULT)
+    return _home()
+
+
+def _home(error: IllegalMove | None = None, **form):
+    """The home page, with what was typed and the error when a form was refused."""
+    context = {"name": session.get("name", ""), "rulesets": list(RULESETS), "default": DEFAULT, **form}
+    page = render_template("index.html", error=error and _message(error), **context)
+    return (page, error.status) if error else page
 
 
 @bp.post("/rooms")
@@ -155,7 +162,7 @@ def create():
     try:
         seat = _rooms().create(name, request.form.get("rules") or DEFAULT)
     except IllegalMove as error:
-        return _home_error(error, name=name)
+        return _home(error, name=name)
     _remember(seat["code"], seat["token"], name.strip())
     return redirect(url_for("web.room", code=seat["code"]), 303)
 
@@ -168,7 +175,7 @@ def create_table():
     try:
         seat = _rooms().create_shared(names, request.form.get("rules") or "poschen")
     except IllegalMove as error:
-        return _home_error(error, names=text)
+        return _home(error, names=text)
     _remember(seat["code"], seat["token"], session.get("name", ""))
     return redirect(url_for("web.room", code=seat["code"]), 303)
 
@@ -182,7 +189,7 @@ def join_by_code():
         code = normalize_code(typed)
         return _join(code, name)
     except IllegalMove as error:
-        return _home_error(error, name=name, code=typed)
+        return _home(error, name=name, code=typed)
 
 
 def _join(code, name):
@@ -191,11 +198,6 @@ def _join(code, name):
     seat = _rooms().join(code, name)
     _remember(code, seat["token"], name.strip())
     return redirect(url_for("web.room", code=code), 303)
-
-
-def _home_error(error: IllegalMove, **form):
-    context = {"name": session.get("name", ""), "rulesets": list(RULESETS), "default": DEFAULT, **form}
-    return render_template("index.html", error=_message(error), **context), error.status
 
 
 @bp.get("/r/<code>")
@@ -219,23 +221,25 @@ def join(code):
         return render_template("join.html", code=code, name=name, error=_message(error)), error.status
 
 
-@bp.get("/r/<code>/parts")
-def parts(code):
-    """Every swappable area, as out-of-band swaps (after a push)."""
+def _seated(code: str) -> tuple[str, str]:
+    """The room's code and this browser's player; a lost seat goes back to the name form."""
     code = _room_or_404(code)
     player = _me(code)
     if player is None:
-        return _gone(code)
-    return _render_parts(_context(code, player))
+        abort(_gone(code))
+    return code, player
+
+
+@bp.get("/r/<code>/parts")
+def parts(code):
+    """Every swappable area, as out-of-band swaps (after a push)."""
+    return _render_parts(_context(*_seated(code)))
 
 
 @bp.post("/r/<code>/act")
 def act(code):
     """An action from a form (htmx); answers every area, or the error."""
-    code = _room_or_404(code)
-    player = _me(code)
-    if player is None:
-        return _gone(code)
+    code, player = _seated(code)
     try:
         _rooms().act(code, player, _form_action())
     except IllegalMove as error:
