@@ -13,6 +13,7 @@ STATUS = {
     "game_running": 409,
     "room_full": 409,
     "name_taken": 409,
+    "one_phone": 409,
 }
 
 

@@ -121,6 +121,9 @@ class Room:
 
     def add(self, name: str) -> tuple[Seat, str]:
         """Seat a newcomer; during a game they wait for the next one."""
+        if self.shared:
+            # The device's own seat acts and sees for whoever holds the phone.
+            raise IllegalMove("one_phone", "This table plays on one phone.")
         name = clean_name(name)
         members = self.members()
         if len(members) >= MAX_SEATS:
@@ -454,11 +457,12 @@ class Rooms:
             raise IllegalMove("bad_value", f"{ruleset.TITLE} needs a phone for each player.")
         if not ruleset.MIN_PLAYERS <= len(names) <= MAX_SEATS:
             raise IllegalMove("bad_value", f"Enter {ruleset.MIN_PLAYERS} to {MAX_SEATS} names.")
-        room = Room(None, rules, ruleset.default_options(), [], None, touched=self.clock(), shared=True)
+        room = Room(None, rules, ruleset.default_options(), [], None, touched=self.clock())
         device, token = room.add(names[0])
         for name in names[1:]:
             seat, _ = room.add(name)
             seat.token_hash = None  # only the device holds a token
+        room.shared = True  # from now on nobody joins: see Room.add
         room.host = device.id
         room.apply(device.id, {"action": "start"}, {}, self.dice)
         self._store_new(room)

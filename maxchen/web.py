@@ -206,6 +206,9 @@ def room(code):
     code = _room_or_404(code)
     player = _me(code)
     if player is None:
+        if _rooms().store.load(code).get("shared"):
+            message = _message(IllegalMove("one_phone", "This table plays on one phone."))
+            return render_template("join.html", code=code, error=message, closed=True), 409
         return render_template("join.html", code=code, name=session.get("name", ""))
     return render_template("room.html", **_context(code, player))
 
@@ -327,6 +330,7 @@ def _message(error: IllegalMove) -> str:
         "stale": _("The table has moved on; look again."),
         "not_higher": _("Announce a value higher than the last one."),
         "game_running": _("Not while a game is running."),
+        "one_phone": _("This table plays on one phone."),
     }
     if error.code == "bad_value" and error.message.startswith("Enter 2 to"):
         return _("Enter 2 to 10 names, one per line.")

@@ -127,3 +127,15 @@ def test_leaving_answers_without_a_view(api, table):
     assert response.status_code == 200
     assert response.json["left"] is True
     assert api.view(code, cem["token"]).status_code == 401
+
+
+def test_a_one_phone_table_refuses_joins_over_the_api(client, rooms, sio):
+    device = rooms.create_shared(["Anna", "Boris"])
+    code = device["code"]
+    response = client.post(f"/api/rooms/{code}/players", json={"name": "Eve"})
+    assert response.status_code == 409
+    assert response.json["error"] == {"code": "one_phone", "message": "This table plays on one phone."}
+    assert [s["name"] for s in rooms.store.load(code)["seats"]] == ["Anna", "Boris"]
+    # Without a seat, no token: a socket with the room's code alone gets nothing.
+    intruder = sio(auth={"room": code})
+    assert not intruder.is_connected()

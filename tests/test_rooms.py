@@ -306,3 +306,19 @@ def test_guessing_codes_leaves_nothing_behind():
     for guess in ("ABCDE", "ZZZZZ", "K7WQP"):
         refused("room_not_found", rooms.join, guess, "Eve")
     assert rooms._locks == {}
+
+
+def test_nobody_joins_a_one_phone_table():
+    """Hardening 1: a second phone must never get a seat (and so the holder's dice)."""
+    rooms = Rooms(dice=FixedDice([(4, 1)]))
+    device = rooms.create_shared(["Anna", "Boris"])
+    code = device["code"]
+    before = rooms.store.load(code)
+    refused("one_phone", rooms.join, code, "Eve")
+    assert rooms.store.load(code) == before
+    # Not after the game either: a new game keeps the table closed.
+    data = rooms.store.load(code)
+    data["phase"] = "over"
+    rooms.store.save(code, data)
+    rooms.act(code, device["player"], {"action": "start"})
+    refused("one_phone", rooms.join, code, "Eve")

@@ -278,3 +278,30 @@ def test_one_phone_controls_follow_the_holder_not_the_device(app):
 def _seats(browser):
     with browser.session_transaction() as session:
         return session["seats"]
+
+
+def test_a_second_phone_cannot_take_a_seat_at_a_one_phone_table(app):
+    table = app.test_client()
+    table.post("/table", data={"names": "Anna\nBoris"})
+    code = next(iter(_seats(table)))
+    stranger = app.test_client()
+    page = stranger.get(f"/r/{code}")
+    assert page.status_code == 409
+    html = page.get_data(as_text=True)
+    assert "This table plays on one phone." in html
+    assert 'name="name"' not in html  # no form to take a seat
+    for response in (
+        stranger.post(f"/r/{code}/join", data={"name": "Eve"}),
+        stranger.post("/join", data={"code": code, "name": "Eve"}),
+    ):
+        assert response.status_code == 409
+        assert "This table plays on one phone." in response.get_data(as_text=True)
+    assert "seats" not in _session(stranger) or code not in _session(stranger)["seats"]
+    german = app.test_client()
+    german.set_cookie("lang", "de")
+    assert "Dieser Tisch spielt auf einem Handy." in german.get(f"/r/{code}").get_data(as_text=True)
+
+
+def _session(browser):
+    with browser.session_transaction() as session:
+        return dict(session)
