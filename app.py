@@ -80,7 +80,7 @@ def create_app(test_config=None) -> Flask:
         max_http_buffer_size=MAX_MESSAGE,
         json=None,
     )
-    events.init_app(socketio, rooms)
+    events.init_app(app, socketio, rooms, web.select_locale, web.LANGUAGES)
     return app
 
 

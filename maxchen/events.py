@@ -1,74 +1,87 @@
-"""Socket.IO handlers: thin; every change goes through `Rooms`.
+"""Socket.IO handlers: thin; every change goes through `Rooms`, every push through `Live`.
 
-Each connected player's sockets join the Socket.IO room "CODE/PLAYER", so a
-view is only ever emitted to the one player it was made for.
+Three kinds of socket: the room page (auth {"room"} and the session cookie)
+gets rendered parts; a bot (auth {"token"}) gets its JSON view; a watcher
+(auth {"room", "watch": true}, no seat) gets the public parts only.
 """
 
 from flask import request, session
 from flask_socketio import join_room
 
 from .errors import IllegalMove
+from .live import Live, channel
+from .presence import Socket
+from .rooms import normalize_code
 
 
-def _channel(code: str, player: str) -> str:
-    return f"{code}/{player}"
+def init_app(app, socketio, rooms, select_locale, languages):
+    """Register the handlers and hand `rooms` the live pushes."""
 
+    def emit(event, data, to, skip=None):
+        socketio.emit(event, data, to=to, skip_sid=skip)
 
-def init_app(socketio, rooms):
-    """Register the handlers and hand `rooms` a way to push views."""
-    members: dict[str, tuple[str, str]] = {}  # sid -> (room code, player id)
-
-    def push(code, views, gone):
-        """Each connected member gets their own view; the gone get `removed`."""
-        for player, view in views.items():
-            socketio.emit("view", view, to=_channel(code, player))
-        for player in gone:
-            socketio.emit("removed", {"room": code}, to=_channel(code, player))
-
-    rooms.push = push
+    live = Live(app, emit, rooms.presence)
+    rooms.push = live.push
+    rooms.welcome = live.welcome
 
     @socketio.on("connect")
     def connect(auth):
-        """A client connects with auth={"token"} or a browser's session cookie.
+        """A page, a bot or a watcher connects; it gets the whole room at once.
 
-        Every connected member, this socket included, gets a fresh view.
+        The others see the new connection in the players area (nothing else).
         """
+        if rooms.presence.get(request.sid):
+            return None  # a client event named "connect": not a connection
         auth = auth if isinstance(auth, dict) else {}
         try:
-            token = auth.get("token")
-            if token is None and isinstance(auth.get("room"), str):
-                token = session.get("seats", {}).get(auth["room"].strip().upper())
-            code, player = rooms.locate(token)
-            join_room(_channel(code, player))
-            rooms.connect(code, player)
+            socket = _socket(auth)
+            if socket.kind == "html":
+                join_room(channel(socket.code, socket.lang))
+            rooms.connect(socket)
         except IllegalMove as error:
             raise ConnectionRefusedError(error.to_dict()["error"]) from None
-        members[request.sid] = (code, player)
+        return None
+
+    def _socket(auth) -> Socket:
+        token = auth.get("token")
+        if token is not None:
+            code, player = rooms.locate(token)
+            return Socket(request.sid, code, player, _lang(auth), "json")
+        code = normalize_code(auth.get("room"))
+        if auth.get("watch") is True:
+            rooms.load(code)
+            return Socket(request.sid, code, None, select_locale())
+        seats = session.get("seats")
+        token = seats.get(code) if isinstance(seats, dict) else None
+        return Socket(request.sid, code, rooms.authenticate(code, token), select_locale())
+
+    def _lang(auth) -> str:
+        lang = auth.get("lang")
+        return lang if isinstance(lang, str) and lang in languages else select_locale()
 
     @socketio.on("disconnect")
     def disconnect(*_reason):
         """The player's seat stays; `connected` turns false for the others."""
-        member = members.pop(request.sid, None)
-        if member:
-            rooms.disconnect(*member)
+        live.forget(request.sid)
+        rooms.disconnect(request.sid)
 
     def as_member(call):
         """Run `call(code, player)` for this socket's seat; refusals become the ack."""
-        member = members.get(request.sid)
+        socket = rooms.presence.get(request.sid)
         try:
-            if member is None:
+            if socket is None or socket.player is None:
                 raise IllegalMove("bad_token", "Connect with your token first.")
-            return call(*member)
+            return call(socket.code, socket.player)
         except IllegalMove as error:
             return error.to_dict()
 
     @socketio.on("action")
     def action(payload):
-        """Sent by a player; acked with {"view"} or {"error"}; all get views."""
+        """Sent by a player; acked with {"view"} or {"error"}; all get what changed."""
         return as_member(lambda code, player: {"view": rooms.act(code, player, payload)})
 
     @socketio.on("signal")
     def signal(payload):
-        """Sent while a player shakes or peeks; the others' views show it, never the dice."""
+        """Sent while a player shakes or peeks; the others' players area shows it, never the dice."""
         activity = payload.get("activity") if isinstance(payload, dict) else "?"
         return as_member(lambda code, player: rooms.signal(code, player, activity) or {"ok": True})

@@ -122,6 +122,10 @@ class Game:
         """What everyone sees of one player's standing."""
         raise NotImplementedError
 
+    def answers(self, player: str) -> dict | None:
+        """What `player`'s moves answer now: the announcement or bid they would check or raise."""
+        return None
+
     def stale_message(self, action: str) -> str | None:
         """A clearer word for an action that lost a race; {id} stands for a player's name."""
         return None
@@ -376,6 +380,11 @@ class MaexchenGame(Game):
 
     def player_fields(self, player):
         return {"out": player in self.out, **self._score_fields(player)}
+
+    def answers(self, player):
+        if player == self.turn and self.step == "decide":
+            return dict(self.announcement, round=self.round)
+        return None
 
     def view_for(self, player):
         mine = self.cup is not None and self.cup_owner == player

@@ -147,6 +147,11 @@ class LuegenGame(Game):
             return f"{{{self.reveal['doubter']}}} was faster."
         return None
 
+    def answers(self, player):
+        if {"bid", "doubt"} & set(self.allowed(player)):
+            return {"round": self.round, "bid": dict(self.bid) if self.bid else None}
+        return None
+
     def _bid_is_top(self) -> bool:
         return self.bid is not None and (self.bid["count"], self.bid["face"]) == (self.dice_in_play(), FACES[-1])
 

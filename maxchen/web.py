@@ -4,7 +4,7 @@ A browser's seats live in its signed session cookie as {room code: token};
 every page and partial is rendered for that one player from `view_for`.
 """
 
-import functools
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 import segno
@@ -19,11 +19,13 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from . import rules
 from .api import json_error
 from .errors import IllegalMove
+from .live import page_parts, value_label
 from .rooms import normalize_code
 from .rulesets import DEFAULT, RULESETS
 
@@ -31,7 +33,6 @@ bp = Blueprint("web", __name__)
 
 LANGUAGES = {"en": "English", "de": "Deutsch", "ru": "Русский"}
 LANG_COOKIE = "lang"
-AREAS = ("stage", "controls")
 
 
 def select_locale() -> str:
@@ -46,40 +47,10 @@ def _rooms():
     return current_app.extensions["maxchen.rooms"]
 
 
-def _words(words: str) -> tuple[str, list[str]]:
-    """A rule set's vocabulary in the page's language: the top value and the six doubles."""
-    if words == "poschen":  # seeds/000: "Mayer" and "four posch"
-        return _("Mayer"), [
-            _("one posch"),
-            _("two posch"),
-            _("three posch"),
-            _("four posch"),
-            _("five posch"),
-            _("six posch"),
-        ]
-    return "Mäxchen", [
-        _("double one"),
-        _("double two"),
-        _("double three"),
-        _("double four"),
-        _("double five"),
-        _("double six"),
-    ]
-
-
-def value_label(value: int, words: str = "maexchen") -> str:
-    """A value as players say it, in the page's language and the rule set's words."""
-    top, doubles = _words(words)
-    high, low = divmod(value, 10)
-    if value == rules.MAEXCHEN:
-        return top
-    return doubles[high - 1] if high == low else str(value)
-
-
 @bp.app_context_processor
 def _helpers():
     titles = {name: game.TITLE for name, game in RULESETS.items()}
-    return {"value_label": value_label, "languages": LANGUAGES, "locale": select_locale(), "titles": titles}
+    return {"value_label": value_label, "languages": LANGUAGES, "locale": str(get_locale()), "titles": titles}
 
 
 @bp.before_app_request
@@ -210,7 +181,8 @@ def room(code):
             message = _message(IllegalMove("one_phone", "This table plays on one phone."))
             return render_template("join.html", code=code, error=message, closed=True), 409
         return render_template("join.html", code=code, name=session.get("name", ""))
-    return render_template("room.html", **_context(code, player))
+    room = _rooms().load(code)
+    return render_template("room.html", code=code, room=room, parts=_parts(room, player), **_share(code))
 
 
 @bp.post("/r/<code>/join")
@@ -235,13 +207,14 @@ def _seated(code: str) -> tuple[str, str]:
 
 @bp.get("/r/<code>/parts")
 def parts(code):
-    """Every swappable area, as out-of-band swaps (after a push)."""
-    return _render_parts(_context(*_seated(code)))
+    """Every area of this player's page (a resync); the page swaps what is newer."""
+    code, player = _seated(code)
+    return "".join(_parts(_rooms().load(code), player).values())
 
 
 @bp.post("/r/<code>/act")
 def act(code):
-    """An action from a form (htmx); answers every area, or the error."""
+    """An action from a form (htmx); answers the changed areas, or the error as a toast."""
     code, player = _seated(code)
     try:
         _rooms().act(code, player, _form_action())
@@ -252,7 +225,24 @@ def act(code):
         return response
     if _me(code) is None:  # left the room
         return _gone(code)
-    return _render_parts(_context(code, player))
+    return "".join(_parts(_rooms().load(code), player).values())
+
+
+def _parts(room, player) -> dict:
+    """The page's areas for this player: public ones as the table sees them, then their own."""
+    rooms = _rooms()
+    return page_parts(room, player, rooms.connected(room.code), rooms.presence.seq(room.code))
+
+
+@lru_cache(maxsize=256)
+def _qr(link: str) -> str:
+    return segno.make(link, error="m").svg_inline(scale=5, dark="#111", light="#fff", border=2)
+
+
+def _share(code: str) -> dict:
+    """The room's link and its QR code (drawn once per link)."""
+    link = request.host_url + "r/" + code
+    return {"link": link, "qr": _qr(link)}
 
 
 def _gone(code):
@@ -285,38 +275,6 @@ def _form_action() -> dict:
             if key.startswith("option.") and game and name in game.OPTIONS:
                 payload["options"][name] = int(value) if value.lstrip("-").isdigit() else value
     return payload
-
-
-def _context(code: str, player: str) -> dict:
-    view = _rooms().view(code, player)
-    names = {p["id"]: p["name"] for p in view["players"]}
-    link = request.host_url + "r/" + code
-    game = RULESETS[view["rules"]]
-    return {
-        "code": code,
-        "view": view,
-        "value_label": functools.partial(value_label, words=game.VALUE_WORDS),
-        "score": game.SCORE,
-        "template": game.TEMPLATE,
-        "option_specs": {name: option.describe() for name, option in game.OPTIONS.items()},
-        "option_labels": {
-            "lives": _("Lives"),
-            "mats": _("Beer mats"),
-            "playoff": _("Play-off"),
-            "equal": _("when all hold the same"),
-            "last_two": _("only the last two"),
-        },
-        # On a one-phone table "you" is whoever holds the phone (None under the cover).
-        "me": next((p for p in view["players"] if p["id"] == view["you"]), {}),
-        "names": names,
-        "link": link,
-        "qr": segno.make(link, error="m").svg_inline(scale=5, dark="#111", light="#fff", border=2),
-        "rulesets": list(RULESETS),
-    }
-
-
-def _render_parts(context):
-    return "".join(render_template(f"partials/{area}.html", oob=True, **context) for area in AREAS)
 
 
 def _message(error: IllegalMove) -> str:

@@ -12,15 +12,39 @@
   const GRAVITY = 9.81;
 
   let view = null;
-  let lastKey = "";
   let lastSay = "";
-  let lastReveal = $("stage").dataset.revealRound || "";
+  let lastReveal = null;
 
-  // --- the live socket (not on a one-phone table: nobody else is there) -----
+  // --- the live parts: pushed over the socket, or the answer of a form ------
+  // Each area carries the version it shows (public areas also a presence
+  // count); an older or equal one is dropped, so a part the player is using
+  // (a picked value, a half-built bid) stays unless its content changed.
 
   const SHARED = document.body.dataset.shared === "1";
-  const ACT_URL = $("sync").dataset.act;
+  const ACT_URL = "/r/" + ROOM + "/act";
   let socket = null;
+
+  function mark(el) {
+    return [+el.dataset.version || 0, +el.dataset.seq || 0];
+  }
+
+  function applyParts(html, reset) {
+    const holder = document.createElement("template");
+    holder.innerHTML = html;
+    let swapped = false;
+    for (const fresh of Array.from(holder.content.children)) {
+      const old = fresh.id && document.getElementById(fresh.id);
+      if (!old) continue;
+      const [a, b] = [mark(fresh), mark(old)];
+      const newer = a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
+      const other = a[0] !== b[0] || a[1] !== b[1];
+      if (!(newer || (reset && other))) continue;
+      old.replaceWith(fresh);
+      htmx.process(fresh);
+      swapped = true;
+    }
+    if (swapped) afterSwap();
+  }
 
   if (!SHARED) {
     // WebSocket first; long-polling when a network in between refuses it.
@@ -36,21 +60,23 @@
       if (error && error.data && error.data.code === "bad_token") location.reload();
     });
     socket.on("removed", () => location.assign("/r/" + ROOM));
-    socket.on("view", (fresh) => {
-      // Connections and peeks keep the version: refresh on those too.
-      const key = JSON.stringify([fresh.version, fresh.players.map((p) => [p.connected, p.activity])]);
-      if (key !== lastKey) {
-        lastKey = key;
-        htmx.trigger(document.body, "maxchen:refresh");
-      }
-    });
+    socket.on("parts", (message) => applyParts(message.html, message.reset));
     document.addEventListener("visibilitychange", () => {
       // A phone waking from sleep: make sure the socket is back.
       if (document.visibilityState === "visible" && !socket.connected) socket.connect();
     });
   }
 
-  // Actions go the way of every form: an htmx POST whose answer swaps the areas.
+  // Every form's answer holds the areas that changed; a refusal comes as a toast.
+  document.body.addEventListener("htmx:beforeRequest", (event) => {
+    $("toast").textContent = "";
+    const xhr = event.detail.xhr;
+    // Listen on the request itself: its form may be swapped out before the answer.
+    xhr.addEventListener("load", () => {
+      if (xhr.status === 200 && !xhr.getResponseHeader("HX-Retarget")) applyParts(xhr.responseText, false);
+    });
+  });
+
   function act(action, extra) {
     if (!view) return;
     htmx.ajax("POST", ACT_URL, { source: document.body, swap: "none", values: { action, version: view.version, ...extra } });
@@ -60,14 +86,13 @@
     if (socket && socket.connected) socket.emit("signal", { activity });
   }
 
-  // The cup reads this player's own view from the controls partial.
+  // The cup reads this player's own part of the view from the controls area.
   function readView() {
     const script = $("cup-view");
     if (!script) return;
     view = JSON.parse(script.textContent);
     cup.update(view);
   }
-
 
   // --- the announce picker: the button names the chosen value --------------------
 
@@ -93,11 +118,8 @@
     if (event.target.closest("form.bid input[name=count]")) legalFaces();
   });
 
-  // --- after every swap: live region, reveal, toasts ------------------------
+  // --- after every swap: my seat, host tools, live region, reveal ---------
 
-  document.body.addEventListener("htmx:afterSettle", afterSwap);
-  document.body.addEventListener("htmx:oobAfterSwap", afterSwap);
-  document.body.addEventListener("htmx:beforeRequest", () => { $("toast").textContent = ""; });
   document.body.addEventListener("click", (event) => {
     if (event.target.closest("#toast")) $("toast").textContent = "";
   });
@@ -105,17 +127,20 @@
   function afterSwap() {
     readView();
     legalFaces();
-    const say = document.querySelector("#stage [data-say]");
+    const me = view ? view.you : null;
+    document.body.classList.toggle("host", !!(view && view.host));
+    for (const li of document.querySelectorAll("#players .player")) li.classList.toggle("me", li.dataset.player === me);
+    for (const el of document.querySelectorAll("[data-not-for]")) el.hidden = el.dataset.notFor === me;
+    const meta = document.querySelector("#table [data-meta]");
+    if (meta) document.body.dataset.phase = meta.dataset.phase;
+    const say = document.querySelector("#table [data-say]");
     if (say && say.textContent.trim() && say.textContent !== lastSay) {
       lastSay = say.textContent;
       $("live").textContent = lastSay.trim();
     }
-    const stage = $("stage");
-    const round = stage.dataset.revealRound || "";
-    if (round && round !== lastReveal) {
-      lastReveal = round;
-      if (!SHARED) showReveal(); // one phone: the cover shows the reveal
-    }
+    const round = (meta && meta.dataset.revealRound) || "";
+    if (lastReveal !== null && round && round !== lastReveal && !SHARED) showReveal(); // one phone: the cover shows it
+    lastReveal = round;
   }
 
   function showReveal() {
@@ -146,8 +171,7 @@
     running: false,
 
     update(v) {
-      const me = v.players.find((p) => p.id === v.you);
-      const seated = v.phase === "playing" && me && !me.waiting && !me.out;
+      const seated = v.phase === "playing" && v.you && !v.waiting && !v.out;
       this.canShake = seated && v.allowed.includes("shake");
       this.el.classList.toggle("my-turn", this.canShake);
       const had = this.values;
@@ -159,9 +183,8 @@
       // The cup is on the table while it is mine: to shake, or holding my dice.
       this.area.hidden = !(this.canShake || this.values || shaker.active);
       if (!this.values && this.peeking) this.setPeek(false);
-      const myStep = v.turn && v.turn.player === v.you ? v.turn.step : null;
       if (this.canShake) this.say(motion.seen ? T.shake_motion : T.shake_drag);
-      else if (this.values && myStep === "announce") this.say(T.rolled);
+      else if (this.values && v.step === "announce") this.say(T.rolled);
       else this.say("");
     },
 
@@ -493,5 +516,5 @@
   coaster.addEventListener("blur", release);
   window.addEventListener("blur", release);
 
-  readView();
+  afterSwap();
 })();

@@ -67,16 +67,20 @@ class Phone:
         self.dialogs.append(dialog.message)
         dialog.accept()  # hx-confirm for leaving / removing
 
-    def views(self, since=0) -> list[dict]:
-        """Every `view` event received (from frame number `since` on)."""
+    def parts(self, since=0) -> list[str]:
+        """The HTML of every `parts` push received (from frame number `since` on)."""
         found = []
         for frame in self.frames[since:]:
             match = re.match(r"^42(\[.*\])$", frame, re.S)
             if match:
                 event, *args = json.loads(match[1])
-                if event == "view":
-                    found.append(args[0])
+                if event == "parts":
+                    found.append(args[0]["html"])
         return found
+
+    def meta(self) -> dict:
+        """What the public table part says: phase, rules, round, whose turn."""
+        return self.page.eval_on_selector("#table [data-meta]", "el => ({...el.dataset})")
 
     def shot(self, name):
         ARTIFACTS.mkdir(exist_ok=True)
@@ -192,11 +196,19 @@ def assert_hidden_from_others(holder, phones, since):
             continue
         assert "face-" not in phone.page.inner_html("#cup")
         assert phone.page.locator("#floor .die:not(.blank)").count() == 0
-        views = phone.views(since[id(phone)])
-        assert views, "the table was pushed to every phone"
-        for view in views:
-            assert view["dice"] is None, f"{view['you']} was sent dice"
-            assert all(p.get("dice") is None for p in view["players"])
+        pushed = phone.parts(since[id(phone)])
+        assert pushed, "the table was pushed to every phone"
+        for html in pushed:
+            mine = pushed_cup(html)
+            assert mine is None or mine["dice"] is None, f"{mine['you']} was sent dice"
+            # Dice in a public part only in a reveal card (a check shows them to all).
+            assert "face-" not in re.sub(r'<div class="reveal".*?</div>', "", html, flags=re.S)
+
+
+def pushed_cup(html) -> dict | None:
+    """The cup data in a pushed private part, if the push holds one."""
+    match = re.search(r'id="cup-view">(.*?)</script>', html, re.S)
+    return json.loads(match[1]) if match else None
 
 
 def announce(phone, value):
@@ -325,7 +337,7 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
     for phone in phones:
         assert phone.dialogs == []
         assert phone.errors == []
-        assert phone.views(), "the page talked over a WebSocket"
+        assert phone.parts(), "the page talked over a WebSocket"
         width = phone.page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, "nothing sticks out sideways"
         phone.context.close()
@@ -390,7 +402,8 @@ def test_one_phone_passed_around_the_table_to_a_winner(browser, server):
         assert '"dice": [' not in json.dumps({k: v for k, v in view.items() if k != "reveal"})
         if not last_checked:
             # Handed on after an announcement: any dice on the page are an earlier round's reveal.
-            assert view["reveal"] is None or view["reveal"]["round"] < view["round"]
+            shown = page.locator(".cover .reveal")
+            assert not shown.count() or int(shown.get_attribute("data-round")) < int(phone.meta()["round"])
         title = page.inner_text("#cover-title")
         holder = next(name for name in names if name in title)
         if turns == 0:
@@ -457,43 +470,37 @@ def test_four_phones_play_luegen_to_its_loser(browser, server):
     host.page.wait_for_function("document.querySelectorAll('.lobby-list .player').length === 4")
     # The host picks Lügen and two beer mats in the lobby.
     host.page.select_option("form.options select[name=rules]", "luegen")
-    host.page.wait_for_function("JSON.parse(document.getElementById('cup-view').textContent).rules === 'luegen'")
-
-    def two_mats():
-        # A push refreshing the form at that very moment makes the choice stale: choose again.
-        if cup_view(host)["options"]["mats"] != 2:
-            host.page.select_option("form.options select[name='option.mats']", "2")
-            time.sleep(0.3)
-        return cup_view(host)["options"]["mats"] == 2
-
-    eventually(two_mats)
+    host.page.wait_for_selector("#table [data-meta][data-rules=luegen]", state="attached")
+    host.page.select_option("form.options select[name='option.mats']", "2")
+    host.page.wait_for_function("document.querySelector('#table .lobby-rules').textContent.includes('Beer mats: 2')")
     host.page.click("button[data-action=start]")
     rounds = 0
     while not host.page.locator(".result").count():
         # Everyone still in shakes their own phone; the round begins when all have.
-        host.page.wait_for_function(
-            f"JSON.parse(document.getElementById('cup-view').textContent).round === {rounds + 1}"
+        round_shown = f"#table [data-meta][data-round='{rounds + 1}']"
+        host.page.wait_for_selector(round_shown, state="attached")
+        playing = set(
+            host.page.eval_on_selector_all("#players .player:not(.out)", "ps => ps.map(p => p.dataset.player)")
         )
-        playing = {p["id"] for p in cup_view(host)["players"] if not p["out"]}
         since = marks(phones)
         in_game = []
         for i, phone in enumerate(phones):
-            phone.page.wait_for_function(
-                f"JSON.parse(document.getElementById('cup-view').textContent).round === {rounds + 1}"
-            )
+            phone.page.wait_for_selector(round_shown, state="attached")
             if cup_view(phone)["you"] in playing:
                 phone.page.wait_for_selector("#cup.my-turn")
                 [shake_by_drag, shake_by_motion][i % 2](phone)
                 phone.page.wait_for_selector("#coaster:not([hidden])")
                 in_game.append(phone)
         for phone in in_game:
-            phone.page.wait_for_function("JSON.parse(document.getElementById('cup-view').textContent).turn !== null")
+            phone.page.wait_for_selector("#table [data-meta]:not([data-turn=''])", state="attached")
         # Nobody holds another player's cup: not in the page, not in any message.
         for phone in phones:
             mine = cup_view(phone)["dice"]
-            for view in phone.views(since[id(phone)]):
-                assert view["dice"] in (None, mine)
-                assert view["reveal"] is None or view["reveal"]["round"] < cup_view(phone)["round"]
+            for html in phone.parts(since[id(phone)]):
+                pushed = pushed_cup(html)
+                assert pushed is None or pushed["dice"] in (None, mine)
+                for round_ in re.findall(r'data-reveal-round="(\d+)"', html):
+                    assert int(round_) <= rounds
         if rounds == 0:
             peek(in_game[0], [])
             host.shot("luegen-turn")
@@ -506,7 +513,7 @@ def test_four_phones_play_luegen_to_its_loser(browser, server):
             bidder.page.click("form.bid .faces label.value:not(:has(input:disabled)) >> nth=0")
             bidder.page.click("form.bid button[type=submit]")
             bidder.page.wait_for_selector("form.bid", state="detached")
-        next_up = cup_view(in_game[0])["turn"]["player"]
+        next_up = in_game[0].meta()["turn"]
         # Anyone but the bidder may doubt: prefer someone who is not next in turn.
         doubters = eventually(lambda in_game=in_game: [p for p in in_game if "doubt" in cup_view(p)["allowed"]])
         doubter = next((p for p in doubters if cup_view(p)["you"] != next_up), doubters[0])
@@ -525,10 +532,10 @@ def test_four_phones_play_luegen_to_its_loser(browser, server):
         assert rounds < 12
     for phone in phones:
         phone.page.wait_for_selector(".result")
-    view = cup_view(host)
-    assert view["phase"] == "over" and view["loser"] in {cup_view(p)["you"] for p in phones}
-    assert len(view["safe_order"]) == 3
-    assert view["stack"] + sum(p["mats"] for p in view["players"]) == 2
+    assert host.meta()["phase"] == "over"
+    assert host.page.locator("#players .tag.safe").count() == 3
+    loser = host.page.locator("#players .player:not(:has(.tag.safe)) .name").inner_text()
+    assert host.page.inner_text(".result h2") == f"{loser} loses the game!"
     host.page.wait_for_selector("#reveal-overlay", state="hidden", timeout=6000)
     host.shot("luegen-over")
     for phone in phones:

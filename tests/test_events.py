@@ -91,7 +91,17 @@ def test_a_browser_connects_with_its_session_cookie(app, sio, table):
         session["seats"] = {code: cem["token"]}
     client = sio(auth={"room": code.lower()}, flask_test_client=browser)
     assert client.is_connected()
-    assert views(client)[-1]["you"] == cem["player"]
+    # A page gets its areas rendered, at once: the public ones and its own controls.
+    (welcome,) = [m["args"][0] for m in client.get_received() if m["name"] == "parts"]
+    assert welcome["reset"] is True
+    html = welcome["html"]
+    assert [area for area in ("players", "table", "controls") if f'id="{area}"' in html] == [
+        "players",
+        "table",
+        "controls",
+    ]
+    cup = json.loads(html.split('id="cup-view">', 1)[1].split("</script>", 1)[0])
+    assert cup["you"] == cem["player"]
     stranger = app.test_client()
     assert not sio(auth={"room": code}, flask_test_client=stranger).is_connected()
 

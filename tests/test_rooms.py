@@ -1,11 +1,13 @@
 """Rooms without Flask: codes, names, seats, host, versions, expiry."""
 
+import secrets
 import threading
 
 import pytest
 
 from maxchen.dice import FixedDice
 from maxchen.errors import IllegalMove
+from maxchen.presence import Socket
 from maxchen.rooms import CODE_ALPHABET, Rooms, clean_name, normalize_code
 
 
@@ -52,6 +54,13 @@ def test_names_count_code_points_not_bytes():
     assert clean_name("🎲" * 20) == "🎲" * 20
 
 
+def plug(rooms, code, player) -> str:
+    """Open a (pretend) connection of `player`; returns its socket id."""
+    sid = secrets.token_hex(4)
+    rooms.connect(Socket(sid, code, player, kind="json"))
+    return sid
+
+
 @pytest.fixture
 def room():
     rooms = Rooms(dice=FixedDice([(6, 5)] * 50))
@@ -81,8 +90,7 @@ def test_unknown_rules_are_refused():
 def test_version_counts_changes_not_connections(room):
     rooms, code, ann, ben = room
     version = rooms.view(code, ann)["version"]
-    rooms.connect(code, ann)
-    rooms.disconnect(code, ann)
+    rooms.disconnect(plug(rooms, code, ann))
     assert rooms.view(code, ann)["version"] == version
     rooms.act(code, ann, {"action": "start"})
     assert rooms.view(code, ann)["version"] == version + 1
@@ -157,7 +165,7 @@ def test_late_comers_wait_for_the_next_game(room):
 def test_host_handover_prefers_the_next_connected_player(room):
     rooms, code, ann, ben = room
     cem = rooms.join(code, "Cem")["player"]
-    rooms.connect(code, cem)
+    plug(rooms, code, cem)
     rooms.act(code, ann, {"action": "leave"})
     assert rooms.view(code, cem)["host"] == cem
     rooms.act(code, cem, {"action": "leave"})
@@ -167,12 +175,12 @@ def test_host_handover_prefers_the_next_connected_player(room):
 def test_remove_only_disconnected_players_during_a_game(room):
     rooms, code, ann, ben = room
     rooms.act(code, ann, {"action": "start"})
-    rooms.connect(code, ben)
+    sid = plug(rooms, code, ben)
     refused("not_allowed", rooms.act, code, ann, {"action": "remove", "player": ben})
     refused("bad_value", rooms.act, code, ann, {"action": "remove", "player": "ghost"})
     refused("not_allowed", rooms.act, code, ann, {"action": "remove", "player": ann})
     refused("not_host", rooms.act, code, ben, {"action": "remove", "player": ann})
-    rooms.disconnect(code, ben)
+    rooms.disconnect(sid)
     view = rooms.act(code, ann, {"action": "remove", "player": ben})
     gone = next(p for p in view["players"] if p["id"] == ben)
     assert gone["left"] and gone["out"]
@@ -205,29 +213,31 @@ def test_rooms_untouched_for_six_hours_are_dropped():
     old = rooms.create("Ann")
     now[0] += 5 * 3600
     fresh = rooms.create("Ben")
-    rooms.connect(fresh["code"], fresh["player"])
+    sid = plug(rooms, fresh["code"], fresh["player"])
     now[0] += 3600 + 1
     assert rooms.sweep() == [old["code"]]
     refused("room_not_found", rooms.view, old["code"], old["player"])
     now[0] += 7 * 3600
     assert rooms.sweep() == []  # Ben is still connected
-    rooms.disconnect(fresh["code"], fresh["player"])
+    rooms.disconnect(sid)
     assert rooms.sweep() == [fresh["code"]]
 
 
-def test_pushes_carry_each_player_only_their_own_view(room):
+def test_pushes_hand_on_the_room_and_private_parts_hold_only_their_own_dice(room):
     rooms, code, ann, ben = room
     pushed = []
-    rooms.push = lambda code, views, gone: pushed.append((views, gone))
-    rooms.connect(code, ann)
-    rooms.connect(code, ben)
+    rooms.push = lambda changed, gone, areas, welcomed: pushed.append((changed, areas))
+    plug(rooms, code, ann)
+    plug(rooms, code, ben)
+    assert [areas for _, areas in pushed] == [("players",), ("players",)]  # a connect touches nothing else
     pushed.clear()
     rooms.act(code, ann, {"action": "start"})
     rooms.act(code, ann, {"action": "shake"})
-    views, gone = pushed[-1]
-    assert views[ann]["you"] == ann and views[ann]["dice"] == [6, 5]
-    assert views[ben]["you"] == ben and views[ben]["dice"] is None
-    assert "6, 5" not in str(views[ben])
+    changed, areas = pushed[-1]
+    assert areas is None  # a change of the room: every public area may have changed
+    assert changed.private_for(ann)["dice"] == [6, 5]
+    assert changed.private_for(ben)["dice"] is None
+    assert "6, 5" not in str(changed.private_for(ben)) + str(changed.public_view(rooms.connected(code)))
 
 
 def test_simultaneous_checks_count_once(room):

@@ -28,9 +28,10 @@ def act(browser, code, **form):
     return browser.post(f"/r/{code}/act", data=form, headers=HX)
 
 
-def version(browser, code):
+def version(browser, code, area="controls"):
+    """The version a page's area shows (its controls: what its actions send)."""
     html = browser.get(f"/r/{code}").get_data(as_text=True)
-    return re.search(r'id="stage"[^>]*data-version="(\d+)"', html)[1]
+    return re.search(rf'id="{area}"[^>]*data-version="(\d+)"', html)[1]
 
 
 @pytest.fixture
@@ -79,11 +80,11 @@ def test_a_room_link_without_a_seat_asks_only_for_a_name(app, lobby):
 )
 def test_joining_errors_are_clear_and_change_nothing(app, lobby, form, status, message):
     code, ann, ben = lobby
-    before = version(ann, code)
+    before = version(ann, code, "table")
     response = app.test_client().post("/join", data={k: v.format(code=code) for k, v in form.items()})
     assert response.status_code == status
     assert message in response.get_data(as_text=True)
-    assert version(ann, code) == before
+    assert version(ann, code, "table") == before
 
 
 def test_unknown_rooms_show_a_page_not_a_trace(client):
@@ -98,14 +99,18 @@ def test_host_starts_by_htmx_and_gets_every_area_back(lobby, dice):
     response = act(ann, code, action="start", version=version(ann, code))
     html = response.get_data(as_text=True)
     assert response.status_code == 200
-    assert html.count('hx-swap-oob="true"') == 2
-    assert 'id="stage"' in html and 'id="controls"' in html
-    assert "phase-playing" in html
+    assert re.findall(r'<(?:div|section) id="(\w+)"[^>]*data-version="(\d+)"', html) == [
+        ("players", "2"),
+        ("table", "2"),
+        ("controls", "2"),
+    ]
+    assert 'data-phase="playing"' in html
 
 
 def test_errors_come_back_as_a_toast_and_change_nothing(lobby):
     code, ann, ben = lobby
     before = version(ann, code)
+    table = version(ann, code, "table")
     response = act(ben, code, action="start", version=before)
     assert response.headers["HX-Retarget"] == "#toast"
     assert "Only the host can do that." in response.get_data(as_text=True)
@@ -113,7 +118,7 @@ def test_errors_come_back_as_a_toast_and_change_nothing(lobby):
     assert "The table has moved on" in stale.get_data(as_text=True)
     bad = act(ann, code, action="start", version="x")
     assert "version must be a whole number" in bad.get_data(as_text=True)
-    assert version(ann, code) == before
+    assert version(ann, code, "table") == table
 
 
 def test_host_reorders_and_removes_in_the_lobby(app, lobby):

@@ -1,0 +1,197 @@
+"""The live table: what changed -> public parts once, private parts per seat.
+
+A room page has three swappable areas. Two are public (`players`, `table`):
+what anyone at the table may see, rendered once per change and language and
+sent to the room's public channel, which watchers without a seat may join.
+One is private (`controls`): what this player may do, with their own dice,
+rendered per player and sent only when it changed. Every part carries the
+version it shows; the page drops a part older than the one it holds.
+"""
+
+import functools
+import json
+import threading
+
+from flask import render_template
+from flask_babel import force_locale
+from flask_babel import gettext as _
+from markupsafe import Markup
+
+from . import rules
+from .rulesets import RULESETS
+
+PUBLIC_AREAS = ("players", "table")
+PRIVATE_AREA = "controls"
+
+
+def _words(words: str) -> tuple[str, list[str]]:
+    """A rule set's vocabulary in the page's language: the top value and the six doubles."""
+    if words == "poschen":  # seeds/000: "Mayer" and "four posch"
+        return _("Mayer"), [
+            _("one posch"),
+            _("two posch"),
+            _("three posch"),
+            _("four posch"),
+            _("five posch"),
+            _("six posch"),
+        ]
+    return "Mäxchen", [
+        _("double one"),
+        _("double two"),
+        _("double three"),
+        _("double four"),
+        _("double five"),
+        _("double six"),
+    ]
+
+
+def value_label(value: int, words: str = "maexchen") -> str:
+    """A value as players say it, in the page's language and the rule set's words."""
+    top, doubles = _words(words)
+    high, low = divmod(value, 10)
+    if value == rules.MAEXCHEN:
+        return top
+    return doubles[high - 1] if high == low else str(value)
+
+
+def channel(code: str, lang: str) -> str:
+    """The Socket.IO room of a room's public parts in one language."""
+    return f"{code}:{lang}"
+
+
+def _context(code: str, rules_name: str, names: dict) -> dict:
+    """What every area's template needs besides its view (in the current language)."""
+    game = RULESETS[rules_name]
+    return {
+        "code": code,
+        "act_url": f"/r/{code}/act",
+        "names": names,
+        "value_label": functools.partial(value_label, words=game.VALUE_WORDS),
+        "score": game.SCORE,
+        "template": game.TEMPLATE,
+        "option_specs": {name: option.describe() for name, option in game.OPTIONS.items()},
+        "option_labels": {
+            "lives": _("Lives"),
+            "mats": _("Beer mats"),
+            "playoff": _("Play-off"),
+            "equal": _("when all hold the same"),
+            "last_two": _("only the last two"),
+        },
+        "rulesets": list(RULESETS),
+    }
+
+
+def _wrap(area: str, inner: str, version: int, seq: int | None = None) -> str:
+    """An area as the page holds it: its id and the version it shows."""
+    tag, cls = ("section", "controls") if area == PRIVATE_AREA else ("div", "area")
+    seq_attr = f' data-seq="{seq}"' if seq is not None else ""
+    return f'<{tag} id="{area}" class="{cls}" data-version="{version}"{seq_attr}>{inner}</{tag}>'
+
+
+def render_public(view: dict, areas=PUBLIC_AREAS) -> dict[str, str]:
+    """The public areas' inner HTML for a public view, in the current language."""
+    names = {p["id"]: p["name"] for p in view["players"]}
+    context = {**_context(view["room"], view["rules"], names), "view": view}
+    return {area: render_template(f"partials/{area}.html", **context) for area in areas}
+
+
+def render_private(room, player: str) -> str:
+    """A player's private area, wrapped, in the current language."""
+    mine = room.private_for(player)
+    since = room.private_since(player)
+    context = {**_context(room.code, room.rules, mine["names"]), "view": {**mine, "version": since}}
+    return _wrap(PRIVATE_AREA, render_template(f"partials/{PRIVATE_AREA}.html", **context), since)
+
+
+def page_parts(room, player: str | None, connected: dict, seq: int) -> dict[str, Markup]:
+    """Every area of one player's page (public and, for a seat, private), wrapped."""
+    public = render_public(room.public_view(connected))
+    # Both are templates rendered with autoescape: user text in them is escaped already.
+    parts = {area: Markup(_wrap(area, html, room.version, seq)) for area, html in public.items()}  # noqa: S704
+    if player is not None:
+        parts[PRIVATE_AREA] = Markup(render_private(room, player))  # noqa: S704
+    return parts
+
+
+class Live:
+    """Pushes a room's changes to its open sockets (called under the room's lock).
+
+    `emit(event, data, to, skip=None)` is the transport's; `presence` says who listens
+    and in which language. It remembers what it last sent, so an unchanged
+    public area goes nowhere and an unchanged private part is not rendered.
+    """
+
+    def __init__(self, app, emit, presence):
+        self.app = app
+        self.emit = emit
+        self.presence = presence
+        self._lock = threading.Lock()
+        self._public: dict[tuple[str, str], dict[str, str]] = {}  # (code, lang) -> area -> inner HTML
+        self._private: dict[str, str] = {}  # sid -> key of the private part it holds
+
+    def push(self, room, gone=(), areas=None, welcomed=None) -> None:
+        """Send what changed to every socket of the room; `removed` to the gone."""
+        with self.app.app_context():
+            self._push(room, gone, areas or PUBLIC_AREAS, welcomed)
+
+    def _push(self, room, gone, areas, welcomed):
+        code = room.code
+        sockets = self.presence.sockets(code)
+        connected = self.presence.connected(code)
+        seq = self.presence.seq(code)
+        pages = [s for s in sockets if s.kind == "html"]
+        if pages:
+            public = room.public_view(connected)
+            for lang in sorted({s.lang for s in pages}):
+                with force_locale(lang):
+                    fresh = render_public(public, areas)
+                with self._lock:
+                    held = self._public.setdefault((code, lang), {})
+                    changed = [area for area in areas if held.get(area) != fresh[area]]
+                    held.update(fresh)
+                if changed:
+                    html = "".join(_wrap(area, fresh[area], room.version, seq) for area in changed)
+                    self.emit("parts", {"html": html}, channel(code, lang), welcomed)
+        views, rendered = {}, {}
+        for socket in sockets:
+            player = socket.player
+            if player is None or socket.sid == welcomed:
+                continue
+            if player in gone:
+                self.emit("removed", {"room": code}, socket.sid)
+            elif socket.kind == "json":
+                if player not in views:
+                    views[player] = room.view_for(player, connected)
+                self.emit("view", views[player], socket.sid)
+            else:
+                key = json.dumps([room.private_since(player), socket.lang])
+                if self._private.get(socket.sid) == key:
+                    continue
+                if (player, socket.lang) not in rendered:
+                    with force_locale(socket.lang):
+                        rendered[player, socket.lang] = render_private(room, player)
+                self._private[socket.sid] = key
+                self.emit("parts", {"html": rendered[player, socket.lang]}, socket.sid)
+        if not sockets:
+            self.forget_room(code)
+
+    def welcome(self, socket, room) -> None:
+        """A new socket gets the whole room at once: every part, or its JSON view."""
+        if socket.kind == "json":
+            self.emit("view", room.view_for(socket.player, self.presence.connected(room.code)), socket.sid)
+            return
+        with self.app.app_context(), force_locale(socket.lang):
+            parts = page_parts(room, socket.player, self.presence.connected(room.code), self.presence.seq(room.code))
+        if socket.player is not None:
+            self._private[socket.sid] = json.dumps([room.private_since(socket.player), socket.lang])
+        self.emit("parts", {"html": "".join(parts.values()), "reset": True}, socket.sid)
+
+    def forget(self, sid: str) -> None:
+        """A socket closed."""
+        self._private.pop(sid, None)
+
+    def forget_room(self, code: str) -> None:
+        """Nobody listens to the room any more."""
+        with self._lock:
+            for key in [key for key in self._public if key[0] == code]:
+                del self._public[key]

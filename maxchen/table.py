@@ -1,0 +1,416 @@
+"""A room and its seats as data with explicit actions. No Flask, no I/O.
+
+A `Room` is plain data plus the room-level actions (start, configure, seat,
+remove, leave, uncover); turn actions go to the rule set's `Game`. Its views:
+`public_view` (what anyone at the table may see, watchers included) and
+`view_for` (one seat's, with its private part).
+"""
+
+import hashlib
+import json
+import secrets
+import unicodedata
+from dataclasses import asdict, dataclass
+
+from .errors import IllegalMove
+from .rulesets import RULESETS
+
+# No 0/O and no 1/I/L: codes are read aloud and typed from a projector.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 5
+MAX_SEATS = 10
+NAME_LENGTH = 20
+ROOM_TTL = 6 * 3600
+ROOM_ACTIONS = ("start", "configure", "seat", "remove", "leave", "uncover")
+
+
+def normalize_code(text) -> str:
+    """A room code as stored (upper case), or IllegalMove `room_not_found`."""
+    code = text.strip().upper() if isinstance(text, str) else ""
+    if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+        raise IllegalMove("room_not_found", "There is no room with that code.")
+    return code
+
+
+def clean_name(text) -> str:
+    """A player name: 1–20 code points after trimming, no control characters."""
+    if not isinstance(text, str):
+        raise IllegalMove("bad_value", "Enter your name.")
+    name = unicodedata.normalize("NFC", text).strip()
+    if not name:
+        raise IllegalMove("bad_value", "Enter your name.")
+    if len(name) > NAME_LENGTH:
+        raise IllegalMove("bad_value", f"A name has at most {NAME_LENGTH} characters.")
+    if any(unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") for ch in name):
+        raise IllegalMove("bad_value", "A name cannot contain control characters.")
+    return name
+
+
+def ruleset_name(rules) -> str:
+    """The name of a known rule set, or IllegalMove `bad_value`."""
+    if not isinstance(rules, str) or rules not in RULESETS:
+        raise IllegalMove("bad_value", f"Unknown rule set {rules!r}; choose one of {', '.join(RULESETS)}.")
+    return rules
+
+
+def hash_token(token: str) -> str:
+    """Tokens are kept only as hashes, so a leaked store leaks no seat."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Seat:
+    """One person in a room."""
+
+    id: str
+    name: str
+    token_hash: str | None
+    waiting: bool = False
+    left: bool = False
+
+
+class Room:
+    """A room: seats, host, options, phase and the current game."""
+
+    def __init__(
+        self,
+        code,
+        rules,
+        options,
+        seats,
+        host,
+        version=0,
+        phase="lobby",
+        game=None,
+        touched=0.0,
+        shared=False,
+        holder=None,
+        since=None,
+    ):
+        self.code = code
+        # player -> [key of their private part, the version since when it is so]
+        self.since: dict[str, list] = since or {}
+        # Pass and play: one device (the host's seat) plays for everyone; the
+        # phone is uncovered for one player at a time, the `holder`.
+        self.shared = shared
+        self.holder = holder
+        self.rules = rules
+        self.options = options
+        self.seats: list[Seat] = seats
+        self.host = host
+        self.version = version
+        self.phase = phase
+        self.game = game
+        self.touched = touched
+
+    @property
+    def ruleset(self):
+        """The Game class of the room's rule set."""
+        return RULESETS[self.rules]
+
+    def seat(self, player: str) -> Seat | None:
+        """The member's seat (None for strangers and those who left)."""
+        return next((s for s in self.seats if s.id == player and not s.left), None)
+
+    def members(self) -> list[Seat]:
+        """Everyone present, in seating order."""
+        return [s for s in self.seats if not s.left]
+
+    def add(self, name: str) -> tuple[Seat, str]:
+        """Seat a newcomer; during a game they wait for the next one."""
+        if self.shared:
+            # The device's own seat acts and sees for whoever holds the phone.
+            raise IllegalMove("one_phone", "This table plays on one phone.")
+        name = clean_name(name)
+        members = self.members()
+        if len(members) >= MAX_SEATS:
+            raise IllegalMove("room_full", f"The room is full ({MAX_SEATS} players).")
+        if any(s.name.casefold() == name.casefold() for s in members):
+            raise IllegalMove("name_taken", f"Someone here is already called {name}.")
+        token = secrets.token_urlsafe(24)
+        seat = Seat(
+            id=secrets.token_urlsafe(6),
+            name=name,
+            token_hash=hash_token(token),
+            waiting=self.phase == "playing",
+        )
+        self.seats.append(seat)
+        return seat, token
+
+    # --- actions ----------------------------------------------------------
+
+    def apply(self, player: str, payload, connected: set, dice) -> None:
+        """One action by `player`; IllegalMove leaves the room as it was."""
+        try:
+            self._apply(player, payload, connected, dice)
+        except IllegalMove as error:
+            error.message = self.with_names(error.message)
+            raise
+
+    def with_names(self, message: str) -> str:
+        """Put names where a message says {player id}."""
+        for seat in self.seats:
+            message = message.replace(f"{{{seat.id}}}", seat.name)
+        return message
+
+    def _apply(self, player: str, payload, connected: set, dice) -> None:
+        if not isinstance(payload, dict):
+            raise IllegalMove("bad_request", "An action is a JSON object.")
+        action = payload.get("action")
+        if self.seat(player) is None:
+            raise IllegalMove("bad_token", "You are not in this room.")
+        if action in ROOM_ACTIONS:
+            getattr(self, "_" + action)(player, payload, connected, dice)
+        elif isinstance(action, str) and action in self.ruleset.ACTIONS:
+            if self.phase != "playing":
+                raise IllegalMove("not_allowed", "No game is running.")
+            if self.shared:
+                if self.holder is None:
+                    raise IllegalMove("not_allowed", "Pass the phone on first.")
+                player = self.holder
+            if player not in self.game.players:
+                raise IllegalMove("not_allowed", "You play from the next game on.")
+            round_before = self.game.round
+            self.game.apply(player, action, payload)
+            if self.game.over:
+                self.phase = "over"
+            if self.holder not in self.game.waiting_for() or self.game.round != round_before:
+                # The cover goes up: pass the phone on, or show the table the reveal.
+                self.holder = None
+        else:
+            raise IllegalMove("bad_request", f"Unknown action {action!r}.")
+
+    def _require_host(self, player):
+        if player != self.host:
+            raise IllegalMove("not_host", "Only the host can do that.")
+
+    def _require_no_game(self):
+        if self.phase == "playing":
+            raise IllegalMove("game_running", "Not while a game is running.")
+
+    def _start(self, player, payload, connected, dice):
+        self._require_host(player)
+        self._require_no_game()
+        members = self.members()
+        if len(members) < self.ruleset.MIN_PLAYERS:
+            raise IllegalMove("not_allowed", f"{self.rules} needs at least {self.ruleset.MIN_PLAYERS} players.")
+        self.game = self.ruleset([s.id for s in members], self.options, dice)
+        self.seats = members
+        for seat in members:
+            seat.waiting = False
+        self.phase = "playing"
+
+    def _configure(self, player, payload, connected, dice):
+        self._require_host(player)
+        self._require_no_game()
+        options = payload.get("options", {})
+        if not isinstance(options, dict):
+            raise IllegalMove("bad_request", "Options must be an object.")
+        options = dict(options)
+        rules = ruleset_name(options.pop("rules", payload.get("rules", self.rules)))
+        ruleset = RULESETS[rules]
+        base = self.options if rules == self.rules else ruleset.default_options()
+        self.options = {**base, **ruleset.check_options(options)}
+        self.rules = rules
+
+    def _seat(self, player, payload, connected, dice):
+        """The host moves a player to another seat (0 is first)."""
+        self._require_host(player)
+        self._require_no_game()
+        target = payload.get("player")
+        seat = self.seat(target) if isinstance(target, str) else None
+        if seat is None:
+            raise IllegalMove("bad_value", "There is no such player in this room.")
+        index = payload.get("seat")
+        if type(index) is not int or not 0 <= index < len(self.seats):
+            raise IllegalMove("bad_value", f"seat must be a whole number from 0 to {len(self.seats) - 1}.")
+        self.seats.remove(seat)
+        self.seats.insert(index, seat)
+
+    def _remove(self, player, payload, connected, dice):
+        self._require_host(player)
+        target = payload.get("player")
+        seat = self.seat(target) if isinstance(target, str) else None
+        if seat is None:
+            raise IllegalMove("bad_value", "There is no such player in this room.")
+        if target == player:
+            raise IllegalMove("not_allowed", "To go yourself, leave the room.")
+        if self.phase == "playing" and target in connected:
+            raise IllegalMove("not_allowed", f"{seat.name} is still connected.")
+        self._drop(seat, connected)
+
+    def _uncover(self, player, payload, connected, dice):
+        """Pass and play: the player the game waits for takes the phone."""
+        if not self.shared:
+            raise IllegalMove("bad_request", "Only a one-phone table passes the phone.")
+        target = payload.get("player")
+        if self.phase != "playing" or target not in self.game.waiting_for():
+            raise IllegalMove("not_allowed", "It is not that player's turn.")
+        self.holder = target
+
+    def _leave(self, player, payload, connected, dice):
+        self._drop(self.seat(player), connected)
+
+    def _drop(self, seat: Seat, connected: set):
+        """RULES.md §5: out for good, token revoked, host handed on."""
+        in_game = self.game is not None and seat.id in self.game.players
+        if in_game:
+            self.game.remove(seat.id)
+            if self.game.over:
+                self.phase = "over"
+            seat.left = True
+            seat.token_hash = None
+        else:
+            self.seats.remove(seat)
+        if self.host == seat.id:
+            self.host = self._next_host(seat.id, connected)
+
+    def _next_host(self, old: str, connected: set) -> str | None:
+        order = [s.id for s in self.seats]
+        start = order.index(old) if old in order else -1
+        after = order[start + 1 :] + order[: start + 1]
+        members = [p for p in after if self.seat(p)]
+        return next((p for p in members if p in connected), members[0] if members else None)
+
+    # --- views ------------------------------------------------------------
+
+    def view_for(self, player: str | None, connected: dict) -> dict:
+        """Everything `player` may see of the room, nothing more.
+
+        `connected` maps each connected player to what they are doing with
+        their phone right now ("shaking", "peeking" or None). On a one-phone
+        table the device sees what the uncovered player sees, or, while the
+        cover is up, only what the whole table sees.
+        """
+        view = self._view(self.holder if self.shared else player, connected)
+        if self.phase != "playing" and player == self.host and len(self.members()) >= self.ruleset.MIN_PLAYERS:
+            view["allowed"] = ["start"]
+        if self.shared:
+            game = self.game
+            waiting = game.waiting_for() if game is not None and self.phase == "playing" else []
+            view["shared"] = {"holder": self.holder, "next": None if self.holder else (waiting or [None])[0]}
+        return view
+
+    def public_view(self, connected: dict) -> dict:
+        """What everyone at the table may see: a seatless watcher's view."""
+        return self._view(None, connected)
+
+    def private_for(self, player: str) -> dict:
+        """The part of `player`'s view that only they see, and all their moves answer.
+
+        It changes only when what this player may do, or what their moves
+        answer, changes: others connecting, peeking or shaking leave it alone.
+        """
+        view = self.view_for(player, {})
+        you = view["you"]
+        me = next((p for p in view["players"] if p["id"] == you), {})
+        turn = view["turn"]
+        host = player == self.host
+        return {
+            "you": you,
+            "host": host,
+            "hosted_by": self.host,
+            "phase": self.phase,
+            "rules": self.rules,
+            "options": dict(self.options) if host and self.phase != "playing" else None,
+            "allowed": view["allowed"],
+            "choices": view.get("choices", []),
+            "dice": view["dice"],
+            "step": turn["step"] if turn and turn["player"] == you else None,
+            "answers": self.game.answers(you) if self.game is not None and you else None,
+            "waiting": me.get("waiting", False),
+            "out": me.get("out", False),
+            "shared": view.get("shared"),
+            "reveal": view["reveal"] if view.get("shared") and not self.holder else None,
+            "names": {s.id: s.name for s in self.seats},
+        }
+
+    def mark_private(self) -> None:
+        """Note, for each seat, the version since which its private part is unchanged."""
+        for seat in self.members():
+            key = hashlib.sha256(json.dumps(self.private_for(seat.id), sort_keys=True).encode()).hexdigest()[:16]
+            if self.since.get(seat.id, [None])[0] != key:
+                self.since[seat.id] = [key, self.version]
+        for player in set(self.since) - {s.id for s in self.members()}:
+            del self.since[player]
+
+    def private_since(self, player: str) -> int:
+        """The version since which `player`'s private part is what it is."""
+        return self.since.get(player, [None, 0])[1]
+
+    def _view(self, player: str | None, connected: dict) -> dict:
+        game = self.game
+        players = []
+        for seat in self.seats:
+            if game is not None and seat.id in game.players:
+                fields = game.player_fields(seat.id)
+            else:
+                fields = {"out": False, **self.ruleset.lobby_fields(self.options)}
+            players.append(
+                {
+                    "id": seat.id,
+                    "name": seat.name,
+                    "connected": seat.id in connected,
+                    "activity": connected.get(seat.id) if seat.id in connected else None,
+                    "waiting": seat.waiting,
+                    "left": seat.left,
+                    **fields,
+                }
+            )
+        view = {
+            "room": self.code,
+            "rules": self.rules,
+            "version": self.version,
+            "phase": self.phase,
+            "you": player,
+            "host": self.host,
+            "players": players,
+            "options": dict(self.options),
+            "turn": None,
+            "allowed": [],
+            "announcement": None,
+            "dice": None,
+            "reveal": None,
+            "winner": None,
+        }
+        if game is not None:
+            view.update(game.view_for(player))
+        return view
+
+    # --- storage ----------------------------------------------------------
+
+    def to_dict(self) -> dict:
+        """The room as plain data for a store."""
+        return {
+            "code": self.code,
+            "rules": self.rules,
+            "options": dict(self.options),
+            "seats": [asdict(s) for s in self.seats],
+            "host": self.host,
+            "version": self.version,
+            "phase": self.phase,
+            "game": self.game.to_dict() if self.game else None,
+            "touched": self.touched,
+            "shared": self.shared,
+            "holder": self.holder,
+            "since": self.since,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict, dice) -> "Room":
+        """A room restored from `to_dict` output."""
+        game = RULESETS[data["rules"]].from_dict(data["game"], dice) if data["game"] else None
+        return cls(
+            code=data["code"],
+            rules=data["rules"],
+            options=dict(data["options"]),
+            seats=[Seat(**s) for s in data["seats"]],
+            host=data["host"],
+            version=data["version"],
+            phase=data["phase"],
+            game=game,
+            touched=data["touched"],
+            shared=data.get("shared", False),
+            holder=data.get("holder"),
+            since=data.get("since"),
+        )
