@@ -3,6 +3,7 @@
 from flask import Blueprint, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from . import messages
 from .errors import IllegalMove
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -16,7 +17,7 @@ def _body() -> dict:
     """The JSON object of the request, or IllegalMove `bad_request`."""
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        raise IllegalMove("bad_request", "Send a JSON object (Content-Type: application/json).")
+        raise IllegalMove("not_json")
     return data
 
 
@@ -24,13 +25,13 @@ def _player(code) -> str:
     """The player the bearer token stands for in room `code`."""
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise IllegalMove("bad_token", "Send your token: Authorization: Bearer <token>.")
+        raise IllegalMove("no_bearer")
     return _rooms().authenticate(code, token.strip())
 
 
 @bp.errorhandler(IllegalMove)
 def _illegal(error: IllegalMove):
-    return jsonify(error.to_dict()), error.status
+    return jsonify(messages.answer(error)), error.status
 
 
 @bp.app_errorhandler(HTTPException)

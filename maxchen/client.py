@@ -21,7 +21,7 @@ def _post(url, body, token=None):
     response = requests.post(url, json=body, headers=headers, timeout=10)
     data = response.json()
     if response.status_code >= 400:
-        raise IllegalMove(data["error"]["code"], data["error"]["message"])
+        raise IllegalMove.from_dict(data["error"])
     return data
 
 
@@ -99,14 +99,14 @@ class Player:
         )
         data = response.json()
         if response.status_code >= 400:
-            raise IllegalMove(data["error"]["code"], data["error"]["message"])
+            raise IllegalMove.from_dict(data["error"])
         return data
 
     def act(self, action, **body) -> dict:
         """Send one action; returns the new view or raises IllegalMove."""
         answer = self.sio.call("action", {"action": action, **body}, timeout=10)
         if "error" in answer:
-            raise IllegalMove(answer["error"]["code"], answer["error"]["message"])
+            raise IllegalMove.from_dict(answer["error"])
         if answer.get("view"):
             self._on_view(answer["view"])
         return answer["view"]

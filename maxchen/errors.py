@@ -1,4 +1,10 @@
-"""The one error every layer raises for anything not allowed now."""
+"""The one error every layer raises for anything not allowed now. No English here.
+
+An `IllegalMove` names a `reason` (a key of `maxchen.messages`, where each
+transport finds its text in the reader's language) with parameters; its
+`code` is the stable, coarser code of the API, and the HTTP status goes
+with the code.
+"""
 
 STATUS = {
     "bad_request": 400,
@@ -16,22 +22,92 @@ STATUS = {
     "one_phone": 409,
 }
 
+# reason -> the API code it answers with (unless the raiser says otherwise)
+REASONS = {
+    "not_json": "bad_request",
+    "no_bearer": "bad_token",
+    "connect_first": "bad_token",
+    "option_choice": "bad_value",
+    "option_range": "bad_value",
+    "player_count": "not_allowed",
+    "options_object": "bad_request",
+    "no_such_option": "bad_value",
+    "game_over": "not_allowed",
+    "not_playing": "not_allowed",
+    "you_are_out": "not_allowed",
+    "not_your_turn": "not_your_turn",
+    "cannot_now": "not_allowed",
+    "bad_announcement": "bad_value",
+    "not_higher": "not_higher",
+    "you_are_safe": "not_allowed",
+    "not_your_bid": "not_your_turn",
+    "faster": "not_allowed",
+    "own_bid": "not_allowed",
+    "cups_unshaken": "not_allowed",
+    "bad_bid": "bad_value",
+    "bad_count": "bad_value",
+    "raise_bid": "not_higher",
+    "room_not_found": "room_not_found",
+    "names_list": "bad_request",
+    "needs_phones": "bad_value",
+    "names_count": "bad_value",
+    "bad_token": "bad_token",
+    "token_needed": "bad_token",
+    "not_member": "bad_token",
+    "whole_number": "bad_request",
+    "stale": "stale",
+    "bad_activity": "bad_request",
+    "not_your_shake": "not_allowed",
+    "empty_cup": "not_allowed",
+    "bad_name": "bad_value",
+    "name_control": "bad_value",
+    "unknown_rules": "bad_value",
+    "one_phone": "one_phone",
+    "room_full": "room_full",
+    "name_taken": "name_taken",
+    "action_object": "bad_request",
+    "no_game": "not_allowed",
+    "pass_first": "not_allowed",
+    "next_game": "not_allowed",
+    "unknown_action": "bad_request",
+    "not_host": "not_host",
+    "game_running": "game_running",
+    "too_few": "not_allowed",
+    "no_such_player": "bad_value",
+    "bad_seat": "bad_value",
+    "leave_instead": "not_allowed",
+    "still_connected": "not_allowed",
+    "not_shared": "bad_request",
+    "not_their_turn": "not_allowed",
+}
+
 
 class IllegalMove(Exception):
-    """A refused action: a stable `code` and a `message` fit for a player."""
+    """A refused action: a `reason` with `params`, a stable API `code`."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(self, reason: str, code: str | None = None, **params):
+        if reason not in REASONS:
+            raise ValueError(f"unknown reason {reason!r}")
+        code = code or REASONS[reason]
         if code not in STATUS:
             raise ValueError(f"unknown error code {code!r}")
-        super().__init__(message)
+        super().__init__(reason)
+        self.reason = reason
         self.code = code
-        self.message = message
+        self.params = params
 
     @property
     def status(self) -> int:
         """The HTTP status that goes with the code."""
         return STATUS[self.code]
 
-    def to_dict(self) -> dict:
-        """The body of an error answer."""
-        return {"error": {"code": self.code, "message": self.message}}
+    def to_dict(self, message: str) -> dict:
+        """The body of an error answer, with its message in the reader's language."""
+        return {"error": {"code": self.code, "reason": self.reason, "params": self.params, "message": message}}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "IllegalMove":
+        """The error a server answered (for clients)."""
+        error = cls(data["reason"], data["code"], **data.get("params", {}))
+        error.message = data.get("message", data["reason"])
+        return error

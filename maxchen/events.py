@@ -8,6 +8,7 @@ gets rendered parts; a bot (auth {"token"}) gets its JSON view; a watcher
 from flask import request, session
 from flask_socketio import join_room
 
+from . import messages
 from .errors import IllegalMove
 from .live import Live, channel
 from .presence import Socket
@@ -39,7 +40,7 @@ def init_app(app, socketio, rooms, select_locale, languages):
                 join_room(channel(socket.code, socket.lang))
             rooms.connect(socket)
         except IllegalMove as error:
-            raise ConnectionRefusedError(error.to_dict()["error"]) from None
+            raise ConnectionRefusedError(messages.answer(error)["error"]) from None
         return None
 
     def _socket(auth) -> Socket:
@@ -70,10 +71,10 @@ def init_app(app, socketio, rooms, select_locale, languages):
         socket = rooms.presence.get(request.sid)
         try:
             if socket is None or socket.player is None:
-                raise IllegalMove("bad_token", "Connect with your token first.")
+                raise IllegalMove("connect_first")
             return call(socket.code, socket.player)
         except IllegalMove as error:
-            return error.to_dict()
+            return messages.answer(error, socket.lang if socket else None)
 
     @socketio.on("action")
     def action(payload):

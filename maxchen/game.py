@@ -26,11 +26,10 @@ class Option:
         if self.choices:
             if value in self.choices:
                 return value
-            allowed = ", ".join(map(str, self.choices))
-            raise IllegalMove("bad_value", f"{name} must be one of {allowed}.")
+            raise IllegalMove("option_choice", option=name, choices=", ".join(map(str, self.choices)))
         if type(value) is int and self.low <= value <= self.high:
             return value
-        raise IllegalMove("bad_value", f"{name} must be a whole number from {self.low} to {self.high}.")
+        raise IllegalMove("option_range", option=name, low=self.low, high=self.high)
 
     def describe(self) -> dict:
         """The option as the view and the docs show it."""
@@ -58,9 +57,7 @@ class Game:
 
     def __init__(self, players, options=None, dice=None):
         if not self.MIN_PLAYERS <= len(players) <= self.MAX_PLAYERS:
-            raise IllegalMove(
-                "not_allowed", f"{self.TITLE or self.NAME} needs {self.MIN_PLAYERS} to {self.MAX_PLAYERS} players."
-            )
+            raise IllegalMove("player_count", game=self.TITLE, low=self.MIN_PLAYERS, high=self.MAX_PLAYERS)
         self.options = {**self.default_options(), **(options or {})}
         self.dice = dice
         self._rolls: list[dict] = []
@@ -78,10 +75,10 @@ class Game:
     def check_options(cls, options: dict) -> dict:
         """Validated options; unknown names and bad values raise `bad_value`."""
         if not isinstance(options, dict):
-            raise IllegalMove("bad_request", "Options must be an object.")
+            raise IllegalMove("options_object")
         for name, value in options.items():
             if name not in cls.OPTIONS:
-                raise IllegalMove("bad_value", f"The rule set {cls.NAME} has no option {name!r}.")
+                raise IllegalMove("no_such_option", game=cls.TITLE, option=str(name))
             cls.OPTIONS[name].check(name, value)
         return dict(options)
 
@@ -110,9 +107,9 @@ class Game:
     def _require_player(self, player: str) -> None:
         """Refuse any move once the game is over, and from outside it."""
         if self.over:
-            raise IllegalMove("not_allowed", "The game is over.")
+            raise IllegalMove("game_over")
         if player not in self.players:
-            raise IllegalMove("not_allowed", "You are not playing in this game.")
+            raise IllegalMove("not_playing")
 
     def remove(self, player: str) -> None:
         """`player` leaves for good (RULES.md §5)."""
@@ -126,8 +123,8 @@ class Game:
         """What `player`'s moves answer now: the announcement or bid they would check or raise."""
         return None
 
-    def stale_message(self, action: str) -> str | None:
-        """A clearer word for an action that lost a race; {id} stands for a player's name."""
+    def stale(self, action: str) -> IllegalMove | None:
+        """A clearer refusal for an action that lost a race (its `name` param a player id)."""
         return None
 
     def drain_rolls(self) -> list[dict]:
@@ -264,18 +261,18 @@ class MaexchenGame(Game):
         payload = payload or {}
         self._require_player(player)
         if player in self.out:
-            raise IllegalMove("not_allowed", "You are out of this game.")
+            raise IllegalMove("you_are_out")
         if player != self.turn:
-            raise IllegalMove("not_your_turn", "It is not your turn.")
+            raise IllegalMove("not_your_turn")
         if action not in self.allowed(player):
-            raise IllegalMove("not_allowed", f"You cannot {action} now.")
+            raise IllegalMove("cannot_now", action=str(action))
         if action == "announce":
             # Validate before anything changes.
             value = rules.parse_value(payload.get("value"))
             if value is None:
-                raise IllegalMove("bad_value", "Announce one of the 21 values, e.g. 65 or 21.")
+                raise IllegalMove("bad_announcement")
             if not self._announcement_ok(value):
-                raise IllegalMove("not_higher", "Announce a value higher than the last one.")
+                raise IllegalMove("not_higher")
             self._announce(player, value)
         else:
             getattr(self, "_" + action)(player)

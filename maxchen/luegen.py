@@ -111,11 +111,11 @@ class LuegenGame(Game):
         payload = payload or {}
         self._require_player(player)
         if player not in self.active():
-            raise IllegalMove("not_allowed", "You are safe: watch the others play it out.")
+            raise IllegalMove("you_are_safe")
         if action not in self.allowed(player):
             if action == "bid" and self.turn not in (None, player):
-                raise IllegalMove("not_your_turn", "It is not your turn to bid.")
-            raise IllegalMove("not_allowed", self._why_not(action))
+                raise IllegalMove("not_your_bid")
+            raise self._why_not(action)
         if action == "shake":
             self.cups[player] = sorted(self.dice.roll(DICE), reverse=True)
             if all(cup is not None for cup in self.cups.values()):
@@ -123,28 +123,28 @@ class LuegenGame(Game):
         elif action == "bid":
             count, face = payload.get("count"), payload.get("face")
             if type(count) is not int or type(face) is not int or face not in FACES:
-                raise IllegalMove("bad_value", "Bid a count and a face from 2 to 6 (ones are jokers).")
+                raise IllegalMove("bad_bid")
             if not 1 <= count <= self.dice_in_play():
-                raise IllegalMove("bad_value", f"The count is 1 to {self.dice_in_play()}, the dice on the table.")
+                raise IllegalMove("bad_count", dice=self.dice_in_play())
             if not bid_beats(count, face, self.bid):
-                raise IllegalMove("not_higher", "Raise: the same count with a higher face, or a higher count.")
+                raise IllegalMove("raise_bid")
             self.bid = {"player": player, "count": count, "face": face}
             self.turn = self.next_after(player)
         else:
             self._doubt(player)
 
-    def _why_not(self, action) -> str:
+    def _why_not(self, action) -> IllegalMove:
         if action == "doubt" and self.bid is None and self.reveal and self.reveal["round"] == self.round - 1:
-            return f"{{{self.reveal['doubter']}}} was faster."
+            return IllegalMove("faster", name=self.reveal["doubter"])
         if action == "doubt" and self.bid is not None:
-            return "You cannot doubt your own bid."
+            return IllegalMove("own_bid")
         if action in ("bid", "doubt") and self.turn is None:
-            return "Wait until every cup is shaken."
-        return f"You cannot {action} now."
+            return IllegalMove("cups_unshaken")
+        return IllegalMove("cannot_now", action=str(action))
 
-    def stale_message(self, action: str) -> str | None:
+    def stale(self, action: str) -> IllegalMove | None:
         if action == "doubt" and self.reveal and self.reveal.get("doubter"):
-            return f"{{{self.reveal['doubter']}}} was faster."
+            return IllegalMove("faster", code="stale", name=self.reveal["doubter"])
         return None
 
     def answers(self, player):

@@ -49,12 +49,12 @@ class Rooms:
             if lock is None:
                 # No lock for a code nobody created: guessing codes costs no memory.
                 if self.store.load(code) is None:
-                    raise IllegalMove("room_not_found", "There is no room with that code.")
+                    raise IllegalMove("room_not_found")
                 lock = self._locks.setdefault(code, threading.Lock())
         with lock:
             data = self.store.load(code)
             if data is None:
-                raise IllegalMove("room_not_found", "There is no room with that code.")
+                raise IllegalMove("room_not_found")
             yield Room.from_dict(data, self.dice)
 
     def _commit(self, room: Room, before: set[str]):
@@ -84,7 +84,7 @@ class Rooms:
         """The room as it is now (read only: changes go through `act`)."""
         data = self.store.load(normalize_code(code))
         if data is None:
-            raise IllegalMove("room_not_found", "There is no room with that code.")
+            raise IllegalMove("room_not_found")
         return Room.from_dict(data, self.dice)
 
     # --- what the transports call ------------------------------------------
@@ -112,13 +112,13 @@ class Rooms:
     def create_shared(self, names, rules="poschen") -> dict:
         """A one-phone table: every name seated, the game started, the cover up."""
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise IllegalMove("bad_request", "names must be a list of names.")
+            raise IllegalMove("names_list")
         rules = ruleset_name(rules or "poschen")
         ruleset = RULESETS[rules]
         if not ruleset.SHARED_PHONE:
-            raise IllegalMove("bad_value", f"{ruleset.TITLE} needs a phone for each player.")
+            raise IllegalMove("needs_phones", game=ruleset.TITLE)
         if not ruleset.MIN_PLAYERS <= len(names) <= MAX_SEATS:
-            raise IllegalMove("bad_value", f"Enter {ruleset.MIN_PLAYERS} to {MAX_SEATS} names.")
+            raise IllegalMove("names_count", low=ruleset.MIN_PLAYERS, high=MAX_SEATS)
         room = Room(None, rules, ruleset.default_options(), [], None, touched=self.clock())
         device, token = room.add(names[0])
         for name in names[1:]:
@@ -143,28 +143,28 @@ class Rooms:
         code = normalize_code(code)
         data = self.store.load(code)
         if data is None:
-            raise IllegalMove("room_not_found", "There is no room with that code.")
+            raise IllegalMove("room_not_found")
         if isinstance(token, str) and token:
             digest = hash_token(token)
             for seat in data["seats"]:
                 if seat["token_hash"] is not None and secrets.compare_digest(seat["token_hash"], digest):
                     return seat["id"]
-        raise IllegalMove("bad_token", "That seat is not yours (unknown or revoked token).")
+        raise IllegalMove("bad_token")
 
     def locate(self, token) -> tuple[str, str]:
         """(room code, player id) for a token alone."""
         if not isinstance(token, str) or not token:
-            raise IllegalMove("bad_token", "A token is needed.")
+            raise IllegalMove("token_needed")
         code = self.store.find_token(hash_token(token))
         if code is None:
-            raise IllegalMove("bad_token", "That seat is not yours (unknown or revoked token).")
+            raise IllegalMove("bad_token")
         return code, self.authenticate(code, token)
 
     def view(self, code, player) -> dict:
         """The current view of one member."""
         room = self.load(code)
         if room.seat(player) is None:
-            raise IllegalMove("bad_token", "You are not in this room.")
+            raise IllegalMove("not_member")
         return room.view_for(player, self.connected(room.code))
 
     def act(self, code, player, payload) -> dict:
@@ -179,11 +179,11 @@ class Rooms:
             version = payload.get("version") if isinstance(payload, dict) else None
             if version is not None:
                 if type(version) is not int:
-                    raise IllegalMove("bad_request", "version must be a whole number.")
+                    raise IllegalMove("whole_number", field="version")
                 if not room.private_since(player) <= version <= room.version:
                     action = payload.get("action")
-                    better = room.game.stale_message(action) if room.game and isinstance(action, str) else None
-                    raise IllegalMove("stale", room.with_names(better or "The table has moved on; look again."))
+                    better = room.game.stale(action) if room.game and isinstance(action, str) else None
+                    raise room.named(better or IllegalMove("stale"))
             before = {s.id for s in room.members()}
             room.apply(player, payload, self.connected(room.code), self.dice)
             self._commit(room, before)
@@ -193,7 +193,7 @@ class Rooms:
         """A connection opened (a seat's, or a watcher's with player None); the room as it is."""
         with self._locked(socket.code) as room:
             if socket.player is not None and room.seat(socket.player) is None:
-                raise IllegalMove("bad_token", "You are not in this room.")
+                raise IllegalMove("not_member")
             if self.presence.add(socket):
                 if self.welcome is not None:
                     self.welcome(socket, room)
@@ -216,15 +216,15 @@ class Rooms:
     def signal(self, code, player, activity):
         """A player starts or stops shaking or peeking; others see it, nothing more."""
         if activity is not None and activity not in ACTIVITIES:
-            raise IllegalMove("bad_request", f"activity is one of {', '.join(ACTIVITIES)} or null.")
+            raise IllegalMove("bad_activity")
         with self._locked(normalize_code(code)) as room:
             if player not in self.connected(room.code):
-                raise IllegalMove("bad_token", "Connect first.")
+                raise IllegalMove("connect_first")
             view = room.view_for(player, {})
             if activity == "shaking" and "shake" not in view["allowed"]:
-                raise IllegalMove("not_allowed", "It is not your turn to shake.")
+                raise IllegalMove("not_your_shake")
             if activity == "peeking" and view["dice"] is None:
-                raise IllegalMove("not_allowed", "There is nothing under your cup.")
+                raise IllegalMove("empty_cup")
             if self.presence.set_activity(room.code, player, activity):
                 self._notify(room, areas=("players",))
 

@@ -28,28 +28,28 @@ def normalize_code(text) -> str:
     """A room code as stored (upper case), or IllegalMove `room_not_found`."""
     code = text.strip().upper() if isinstance(text, str) else ""
     if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
-        raise IllegalMove("room_not_found", "There is no room with that code.")
+        raise IllegalMove("room_not_found")
     return code
 
 
 def clean_name(text) -> str:
     """A player name: 1–20 code points after trimming, no control characters."""
     if not isinstance(text, str):
-        raise IllegalMove("bad_value", "Enter your name.")
+        raise IllegalMove("bad_name", limit=NAME_LENGTH)
     name = unicodedata.normalize("NFC", text).strip()
     if not name:
-        raise IllegalMove("bad_value", "Enter your name.")
+        raise IllegalMove("bad_name", limit=NAME_LENGTH)
     if len(name) > NAME_LENGTH:
-        raise IllegalMove("bad_value", f"A name has at most {NAME_LENGTH} characters.")
+        raise IllegalMove("bad_name", limit=NAME_LENGTH)
     if any(unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") for ch in name):
-        raise IllegalMove("bad_value", "A name cannot contain control characters.")
+        raise IllegalMove("name_control")
     return name
 
 
 def ruleset_name(rules) -> str:
     """The name of a known rule set, or IllegalMove `bad_value`."""
     if not isinstance(rules, str) or rules not in RULESETS:
-        raise IllegalMove("bad_value", f"Unknown rule set {rules!r}; choose one of {', '.join(RULESETS)}.")
+        raise IllegalMove("unknown_rules", rules=str(rules)[:20], choices=", ".join(RULESETS))
     return rules
 
 
@@ -120,13 +120,13 @@ class Room:
         """Seat a newcomer; during a game they wait for the next one."""
         if self.shared:
             # The device's own seat acts and sees for whoever holds the phone.
-            raise IllegalMove("one_phone", "This table plays on one phone.")
+            raise IllegalMove("one_phone")
         name = clean_name(name)
         members = self.members()
         if len(members) >= MAX_SEATS:
-            raise IllegalMove("room_full", f"The room is full ({MAX_SEATS} players).")
+            raise IllegalMove("room_full", limit=MAX_SEATS)
         if any(s.name.casefold() == name.casefold() for s in members):
-            raise IllegalMove("name_taken", f"Someone here is already called {name}.")
+            raise IllegalMove("name_taken", name=name)
         token = secrets.token_urlsafe(24)
         seat = Seat(
             id=secrets.token_urlsafe(6),
@@ -144,32 +144,32 @@ class Room:
         try:
             self._apply(player, payload, connected, dice)
         except IllegalMove as error:
-            error.message = self.with_names(error.message)
-            raise
+            raise self.named(error) from None
 
-    def with_names(self, message: str) -> str:
-        """Put names where a message says {player id}."""
-        for seat in self.seats:
-            message = message.replace(f"{{{seat.id}}}", seat.name)
-        return message
+    def named(self, error: IllegalMove) -> IllegalMove:
+        """The refusal with a player id in its `name` param put as the player's name."""
+        seat = next((s for s in self.seats if s.id == error.params.get("name")), None)
+        if seat is not None:
+            error.params["name"] = seat.name
+        return error
 
     def _apply(self, player: str, payload, connected: set, dice) -> None:
         if not isinstance(payload, dict):
-            raise IllegalMove("bad_request", "An action is a JSON object.")
+            raise IllegalMove("action_object")
         action = payload.get("action")
         if self.seat(player) is None:
-            raise IllegalMove("bad_token", "You are not in this room.")
+            raise IllegalMove("not_member")
         if action in ROOM_ACTIONS:
             getattr(self, "_" + action)(player, payload, connected, dice)
         elif isinstance(action, str) and action in self.ruleset.ACTIONS:
             if self.phase != "playing":
-                raise IllegalMove("not_allowed", "No game is running.")
+                raise IllegalMove("no_game")
             if self.shared:
                 if self.holder is None:
-                    raise IllegalMove("not_allowed", "Pass the phone on first.")
+                    raise IllegalMove("pass_first")
                 player = self.holder
             if player not in self.game.players:
-                raise IllegalMove("not_allowed", "You play from the next game on.")
+                raise IllegalMove("next_game")
             round_before = self.game.round
             self.game.apply(player, action, payload)
             if self.game.over:
@@ -178,22 +178,22 @@ class Room:
                 # The cover goes up: pass the phone on, or show the table the reveal.
                 self.holder = None
         else:
-            raise IllegalMove("bad_request", f"Unknown action {action!r}.")
+            raise IllegalMove("unknown_action", action=str(action)[:20])
 
     def _require_host(self, player):
         if player != self.host:
-            raise IllegalMove("not_host", "Only the host can do that.")
+            raise IllegalMove("not_host")
 
     def _require_no_game(self):
         if self.phase == "playing":
-            raise IllegalMove("game_running", "Not while a game is running.")
+            raise IllegalMove("game_running")
 
     def _start(self, player, payload, connected, dice):
         self._require_host(player)
         self._require_no_game()
         members = self.members()
         if len(members) < self.ruleset.MIN_PLAYERS:
-            raise IllegalMove("not_allowed", f"{self.rules} needs at least {self.ruleset.MIN_PLAYERS} players.")
+            raise IllegalMove("too_few", game=self.ruleset.TITLE, low=self.ruleset.MIN_PLAYERS)
         self.game = self.ruleset([s.id for s in members], self.options, dice)
         self.seats = members
         for seat in members:
@@ -205,7 +205,7 @@ class Room:
         self._require_no_game()
         options = payload.get("options", {})
         if not isinstance(options, dict):
-            raise IllegalMove("bad_request", "Options must be an object.")
+            raise IllegalMove("options_object")
         options = dict(options)
         rules = ruleset_name(options.pop("rules", payload.get("rules", self.rules)))
         ruleset = RULESETS[rules]
@@ -220,10 +220,10 @@ class Room:
         target = payload.get("player")
         seat = self.seat(target) if isinstance(target, str) else None
         if seat is None:
-            raise IllegalMove("bad_value", "There is no such player in this room.")
+            raise IllegalMove("no_such_player")
         index = payload.get("seat")
         if type(index) is not int or not 0 <= index < len(self.seats):
-            raise IllegalMove("bad_value", f"seat must be a whole number from 0 to {len(self.seats) - 1}.")
+            raise IllegalMove("bad_seat", high=len(self.seats) - 1)
         self.seats.remove(seat)
         self.seats.insert(index, seat)
 
@@ -232,20 +232,20 @@ class Room:
         target = payload.get("player")
         seat = self.seat(target) if isinstance(target, str) else None
         if seat is None:
-            raise IllegalMove("bad_value", "There is no such player in this room.")
+            raise IllegalMove("no_such_player")
         if target == player:
-            raise IllegalMove("not_allowed", "To go yourself, leave the room.")
+            raise IllegalMove("leave_instead")
         if self.phase == "playing" and target in connected:
-            raise IllegalMove("not_allowed", f"{seat.name} is still connected.")
+            raise IllegalMove("still_connected", name=seat.name)
         self._drop(seat, connected)
 
     def _uncover(self, player, payload, connected, dice):
         """Pass and play: the player the game waits for takes the phone."""
         if not self.shared:
-            raise IllegalMove("bad_request", "Only a one-phone table passes the phone.")
+            raise IllegalMove("not_shared")
         target = payload.get("player")
         if self.phase != "playing" or target not in self.game.waiting_for():
-            raise IllegalMove("not_allowed", "It is not that player's turn.")
+            raise IllegalMove("not_their_turn")
         self.holder = target
 
     def _leave(self, player, payload, connected, dice):

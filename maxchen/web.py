@@ -20,9 +20,8 @@ from flask import (
     url_for,
 )
 from flask_babel import get_locale
-from flask_babel import gettext as _
 
-from . import rules
+from . import messages, rules
 from .api import json_error
 from .errors import IllegalMove
 from .live import page_parts, value_label
@@ -37,9 +36,9 @@ LANG_COOKIE = "lang"
 
 def select_locale() -> str:
     """The language: the one chosen on the page, else the browser's."""
-    chosen = request.cookies.get(LANG_COOKIE)
-    if chosen in LANGUAGES:
-        return chosen
+    for chosen in (request.args.get("lang"), request.cookies.get(LANG_COOKIE)):
+        if chosen in LANGUAGES:
+            return chosen
     return request.accept_languages.best_match(list(LANGUAGES)) or "en"
 
 
@@ -178,7 +177,7 @@ def room(code):
     player = _me(code)
     if player is None:
         if _rooms().store.load(code).get("shared"):
-            message = _message(IllegalMove("one_phone", "This table plays on one phone."))
+            message = _message(IllegalMove("one_phone"))
             return render_template("join.html", code=code, error=message, closed=True), 409
         return render_template("join.html", code=code, name=session.get("name", ""))
     room = _rooms().load(code)
@@ -260,7 +259,7 @@ def _form_action() -> dict:
             try:
                 payload[field] = int(form[field])
             except ValueError:
-                raise IllegalMove("bad_request", f"{field} must be a whole number.") from None
+                raise IllegalMove("whole_number", field=field) from None
     if "value" in form:
         payload["value"] = form["value"]
     if "player" in form:
@@ -278,23 +277,8 @@ def _form_action() -> dict:
 
 
 def _message(error: IllegalMove) -> str:
-    """The player-facing message in the page's language, by error code."""
-    messages = {
-        "room_not_found": _("There is no room with that code."),
-        "room_full": _("The room is full."),
-        "name_taken": _("Someone here already has that name."),
-        "not_your_turn": _("It is not your turn."),
-        "not_host": _("Only the host can do that."),
-        "stale": _("The table has moved on; look again."),
-        "not_higher": _("Announce a value higher than the last one."),
-        "game_running": _("Not while a game is running."),
-        "one_phone": _("This table plays on one phone."),
-    }
-    if error.code == "bad_value" and error.message.startswith("Enter 2 to"):
-        return _("Enter 2 to 10 names, one per line.")
-    if error.code == "bad_value" and "name" in error.message.lower():
-        return _("Enter a name of 1 to 20 characters.")
-    return messages.get(error.code, error.message)
+    """The refusal in the page's language."""
+    return messages.text(error)
 
 
 @bp.post("/lang")

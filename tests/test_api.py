@@ -134,7 +134,12 @@ def test_a_one_phone_table_refuses_joins_over_the_api(client, rooms, sio):
     code = device["code"]
     response = client.post(f"/api/rooms/{code}/players", json={"name": "Eve"})
     assert response.status_code == 409
-    assert response.json["error"] == {"code": "one_phone", "message": "This table plays on one phone."}
+    assert response.json["error"] == {
+        "code": "one_phone",
+        "reason": "one_phone",
+        "params": {},
+        "message": "This table plays on one phone.",
+    }
     assert [s["name"] for s in rooms.store.load(code)["seats"]] == ["Anna", "Boris"]
     # Without a seat, no token: a socket with the room's code alone gets nothing.
     intruder = sio(auth={"room": code})

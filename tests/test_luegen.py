@@ -7,6 +7,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+from maxchen import messages
 from maxchen.dice import FixedDice
 from maxchen.errors import IllegalMove
 from maxchen.luegen import LuegenGame, bid_beats, count_matches
@@ -188,10 +189,10 @@ def test_a_doubt_that_lost_the_race_names_who_was_faster():
     rooms.act(code, cem["player"], {"action": "doubt", "version": view["version"]})
     with pytest.raises(IllegalMove) as caught:
         rooms.act(code, ben["player"], {"action": "doubt", "version": view["version"]})
-    assert (caught.value.code, caught.value.message) == ("stale", "Cem was faster.")
+    assert (caught.value.code, messages.text(caught.value)) == ("stale", "Cem was faster.")
     with pytest.raises(IllegalMove) as caught:
         rooms.act(code, ben["player"], {"action": "doubt"})
-    assert caught.value.message == "Cem was faster."
+    assert messages.text(caught.value) == "Cem was faster."
     view = rooms.view(code, ann["player"])
     assert [p["mats"] for p in view["players"]] == [1, 0, 0] and view["stack"] == 11
 

@@ -5,6 +5,7 @@ import threading
 
 import pytest
 
+from maxchen import messages
 from maxchen.dice import FixedDice
 from maxchen.errors import IllegalMove
 from maxchen.presence import Socket
@@ -102,7 +103,7 @@ def test_a_stale_version_is_refused_and_changes_nothing(room):
     rooms.act(code, ann, {"action": "shake", "version": view["version"]})
     # A double tap answers the old view: it is stale.
     error = refused("stale", rooms.act, code, ann, {"action": "shake", "version": view["version"]})
-    assert "moved on" in error.message
+    assert "moved on" in messages.text(error)
     assert rooms.view(code, ann)["version"] == view["version"] + 1
     refused("bad_request", rooms.act, code, ann, {"action": "announce", "value": 65, "version": "x"})
 

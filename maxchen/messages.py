@@ -1,0 +1,89 @@
+"""Every refusal's text: a reason and its params -> words in the reader's language.
+
+The one catalogue of player-facing refusals. Transports call `text(error)`
+under the reader's locale (the page's language; for the API and sockets,
+`Accept-Language` or the `lang` the client sends; English by default).
+"""
+
+from flask_babel import force_locale
+from flask_babel import lazy_gettext as _l
+
+from .errors import REASONS, IllegalMove
+
+TEXTS = {
+    "not_json": _l("Send a JSON object (Content-Type: application/json)."),
+    "no_bearer": _l("Send your token: Authorization: Bearer <token>."),
+    "connect_first": _l("Connect with your token first."),
+    "option_choice": _l("%(option)s must be one of %(choices)s."),
+    "option_range": _l("%(option)s must be a whole number from %(low)s to %(high)s."),
+    "player_count": _l("%(game)s needs %(low)s to %(high)s players."),
+    "options_object": _l("Options must be an object."),
+    "no_such_option": _l("The rule set %(game)s has no option %(option)s."),
+    "game_over": _l("The game is over."),
+    "not_playing": _l("You are not playing in this game."),
+    "you_are_out": _l("You are out of this game."),
+    "not_your_turn": _l("It is not your turn."),
+    "cannot_now": _l("You cannot %(action)s now."),
+    "bad_announcement": _l("Announce one of the 21 values, e.g. 65 or 21."),
+    "not_higher": _l("Announce a value higher than the last one."),
+    "you_are_safe": _l("You are safe: watch the others play it out."),
+    "not_your_bid": _l("It is not your turn to bid."),
+    "faster": _l("%(name)s was faster."),
+    "own_bid": _l("You cannot doubt your own bid."),
+    "cups_unshaken": _l("Wait until every cup is shaken."),
+    "bad_bid": _l("Bid a count and a face from 2 to 6 (ones are jokers)."),
+    "bad_count": _l("The count is 1 to %(dice)s, the dice on the table."),
+    "raise_bid": _l("Raise: the same count with a higher face, or a higher count."),
+    "room_not_found": _l("There is no room with that code."),
+    "names_list": _l("names must be a list of names."),
+    "needs_phones": _l("%(game)s needs a phone for each player."),
+    "names_count": _l("Enter %(low)s to %(high)s names, one per line."),
+    "bad_token": _l("That seat is not yours (unknown or revoked token)."),
+    "token_needed": _l("A token is needed."),
+    "not_member": _l("You are not in this room."),
+    "whole_number": _l("%(field)s must be a whole number."),
+    "stale": _l("The table has moved on; look again."),
+    "bad_activity": _l("activity is one of shaking, peeking or null."),
+    "not_your_shake": _l("It is not your turn to shake."),
+    "empty_cup": _l("There is nothing under your cup."),
+    "bad_name": _l("Enter a name of 1 to %(limit)s characters."),
+    "name_control": _l("A name cannot contain control characters."),
+    "unknown_rules": _l("Unknown rule set %(rules)s; choose one of %(choices)s."),
+    "one_phone": _l("This table plays on one phone."),
+    "room_full": _l("The room is full (%(limit)s players)."),
+    "name_taken": _l("Someone here is already called %(name)s."),
+    "action_object": _l("An action is a JSON object."),
+    "no_game": _l("No game is running."),
+    "pass_first": _l("Pass the phone on first."),
+    "next_game": _l("You play from the next game on."),
+    "unknown_action": _l("Unknown action %(action)s."),
+    "not_host": _l("Only the host can do that."),
+    "game_running": _l("Not while a game is running."),
+    "too_few": _l("%(game)s needs at least %(low)s players."),
+    "no_such_player": _l("There is no such player in this room."),
+    "bad_seat": _l("seat must be a whole number from 0 to %(high)s."),
+    "leave_instead": _l("To go yourself, leave the room."),
+    "still_connected": _l("%(name)s is still connected."),
+    "not_shared": _l("Only a one-phone table passes the phone."),
+    "not_their_turn": _l("It is not that player's turn."),
+}
+
+assert set(TEXTS) == set(REASONS), "every reason has its text"  # noqa: S101 - a import-time invariant
+
+
+class _Params(dict):
+    def __missing__(self, key):
+        return "?"
+
+
+def text(error: IllegalMove, lang: str | None = None) -> str:
+    """The refusal in the current language (or `lang`)."""
+    if lang is not None:
+        with force_locale(lang):
+            return text(error)
+    return str(TEXTS[error.reason]) % _Params({k: v for k, v in error.params.items()})
+
+
+def answer(error: IllegalMove, lang: str | None = None) -> dict:
+    """The body of an error answer for the API and socket acks."""
+    return error.to_dict(text(error, lang))

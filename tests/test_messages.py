@@ -1,0 +1,83 @@
+"""One catalogue of refusals: a reason and params, rendered in the reader's language."""
+
+import pytest
+
+from maxchen import messages
+from maxchen.dice import FixedDice
+from maxchen.errors import REASONS, IllegalMove
+from maxchen.rooms import Rooms
+
+PARAMS = {
+    "option": "mats",
+    "choices": "a, b",
+    "low": 2,
+    "high": 10,
+    "game": "Lügen",
+    "action": "bid",
+    "name": "Cem",
+    "dice": 9,
+    "field": "version",
+    "limit": 20,
+    "rules": "skat",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "ru"])
+@pytest.mark.parametrize("reason", sorted(REASONS))
+def test_every_reason_reads_as_a_sentence_in_every_language(app, reason, lang):
+    with app.app_context():
+        text = messages.text(IllegalMove(reason, **PARAMS), lang)
+    assert text and "%(" not in text and "?" not in text  # "?" stands for a missing param
+    if lang != "en":
+        assert text != messages.text(IllegalMove(reason, **PARAMS)), f"{reason} is not translated to {lang}"
+
+
+@pytest.fixture
+def race():
+    """A Lügen room where Cem's doubt has just won; Ben's doubt answers the old bid."""
+    rooms = Rooms(dice=FixedDice([[2, 3, 4]] * 3))
+    ann = rooms.create("Ann", "luegen")
+    code = ann["code"]
+    ben = rooms.join(code, "Ben")
+    cem = rooms.join(code, "Cem")
+    rooms.act(code, ann["player"], {"action": "start"})
+    for seat in (ann, ben, cem):
+        rooms.act(code, seat["player"], {"action": "shake"})
+    view = rooms.act(code, ann["player"], {"action": "bid", "count": 1, "face": 5})
+    rooms.act(code, cem["player"], {"action": "doubt", "version": view["version"]})
+    return rooms, code, ben, view["version"]
+
+
+@pytest.mark.parametrize(
+    ("accept", "text"),
+    [("de-DE,de;q=0.9", "Cem war schneller."), ("ru", "Cem успел(а) раньше."), ("", "Cem was faster.")],
+)
+def test_the_api_answers_a_lost_race_in_the_callers_language(race, accept, text):
+    from app import create_app
+
+    rooms, code, ben, version = race
+    client = create_app({"TESTING": True, "ROOMS": rooms, "SECRET_KEY": "t"}).test_client()
+    response = client.post(
+        f"/api/rooms/{code}/actions",
+        json={"action": "doubt", "version": version},
+        headers={"Authorization": f"Bearer {ben['token']}", "Accept-Language": accept},
+    )
+    assert response.status_code == 409
+    error = response.json["error"]
+    assert (error["code"], error["reason"], error["params"], error["message"]) == (
+        "stale",
+        "faster",
+        {"name": "Cem"},
+        text,
+    )
+
+
+def test_a_socket_ack_speaks_the_lang_the_bot_sent(race):
+    from app import create_app, socketio
+
+    rooms, code, ben, version = race
+    app = create_app({"TESTING": True, "ROOMS": rooms, "SECRET_KEY": "t"})
+    bot = socketio.test_client(app, auth={"token": ben["token"], "lang": "de"})
+    ack = bot.emit("action", {"action": "doubt", "version": version}, callback=True)
+    assert ack["error"]["message"] == "Cem war schneller."
+    bot.disconnect()
