@@ -44,12 +44,13 @@ from flask import Flask  # noqa: E402
 from flask_babel import Babel  # noqa: E402
 from flask_socketio import SocketIO  # noqa: E402
 
-from maxchen import api, events, tls, web  # noqa: E402
+from maxchen import api, events, fastjson, tls, web  # noqa: E402
 from maxchen.rooms import Rooms  # noqa: E402
 from maxchen.store import MemoryStore, SqliteStore  # noqa: E402
 
 MAX_MESSAGE = 16 * 1024
 SWEEP_EVERY = 300
+GC_THRESHOLDS = (int(os.environ.get("MAXCHEN_GC_THRESHOLD", "50000")), 20, 100)
 
 socketio = SocketIO()
 
@@ -78,7 +79,8 @@ def create_app(test_config=None) -> Flask:
         app,
         async_mode=app.config["ASYNC_MODE"],
         max_http_buffer_size=MAX_MESSAGE,
-        json=None,
+        json=fastjson,
+        serializer=events.TextPacket,
     )
     events.init_app(app, socketio, rooms, web.select_locale, web.LANGUAGES)
     return app
@@ -117,6 +119,18 @@ def _url(host, port, pair) -> str:
     return f"{'https' if pair else 'http'}://{shown}:{port}/"
 
 
+def _open_files() -> int:
+    """Raise this process's open-file limit to the hard limit; the limit now."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        target = 65536 if hard == resource.RLIM_INFINITY else hard
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        soft = target
+    return soft
+
+
 def _bind(app, spots, mode):
     """Listen on every spot (failing loudly when busy); returns serve_forever."""
     if mode == "eventlet":
@@ -133,10 +147,14 @@ def _bind(app, spots, mode):
                 sock = eventlet.wrap_ssl(sock, certfile=str(pair[0]), keyfile=str(pair[1]), server_side=True)
             servers.append(sock)
 
+        # No pool ceiling of our own (eventlet's default is 1,024): what one
+        # process holds is set by its file descriptors, memory and CPU.
+        capacity = _open_files() - 64
+
         def serve():
             pool = eventlet.GreenPool()
             for sock in servers:
-                pool.spawn(eventlet.wsgi.server, sock, app, log_output=False)
+                pool.spawn(eventlet.wsgi.server, sock, app, log_output=False, max_size=capacity)
             pool.waitall()
 
         return serve
@@ -195,6 +213,15 @@ def _banner(spots, mode):
         )
 
 
+def _tune_gc():
+    """Fewer, cheaper garbage collections: thousands of open sockets make a full one slow."""
+    import gc
+
+    gc.collect()
+    gc.freeze()  # what start-up made lives as long as the process: never scan it again
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def _sweeper(rooms: Rooms):
     while True:
         socketio.sleep(SWEEP_EVERY)
@@ -236,6 +263,7 @@ def main(argv=None):
         print(f"maxchen: cannot listen on port {args.port}: {error.strerror or error}", file=sys.stderr)
         sys.exit(1)
     _banner(spots, args.async_mode)
+    _tune_gc()
     serve_forever()
 
 

@@ -7,12 +7,19 @@ gets rendered parts; a bot (auth {"token"}) gets its JSON view; a watcher
 
 from flask import request, session
 from flask_socketio import join_room
+from socketio.packet import Packet
 
 from . import messages
 from .errors import IllegalMove
 from .live import Live, channel
 from .presence import Socket
 from .rooms import normalize_code
+
+
+class TextPacket(Packet):
+    """Our events carry JSON only: no search for binary data through every message sent."""
+
+    uses_binary_events = False
 
 
 def init_app(app, socketio, rooms, select_locale, languages):

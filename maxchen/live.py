@@ -9,14 +9,14 @@ version it shows; the page drops a part older than the one it holds.
 """
 
 import functools
-import json
 import threading
 
-from flask import render_template
-from flask_babel import force_locale
-from flask_babel import gettext as _
+from babel.support import NullTranslations
+from flask import current_app, has_app_context, render_template
+from flask_babel import force_locale, get_locale, get_translations
 from markupsafe import Markup
 
+from . import fastjson as json
 from . import rules
 from .rulesets import RULESETS
 
@@ -24,30 +24,73 @@ PUBLIC_AREAS = ("players", "table")
 PRIVATE_AREA = "controls"
 
 
-def _words(words: str) -> tuple[str, list[str]]:
-    """A rule set's vocabulary in the page's language: the top value and the six doubles."""
+_CATALOGS: dict = {}
+
+
+def _catalog(lang: str):
+    """The translations of a language (loaded once per app)."""
+    if not has_app_context():
+        return NullTranslations()
+    key = (current_app.name, lang)
+    if key not in _CATALOGS:
+        with force_locale(lang):
+            _CATALOGS[key] = get_translations()
+    return _CATALOGS[key]
+
+
+def _i18n(lang: str) -> dict:
+    """gettext and ngettext for templates, bound to one language.
+
+    The same as Flask-Babel's (newstyle: params are %-formatted and, in HTML,
+    escaped), without looking the language up again for every string.
+    """
+    catalog = _catalog(lang)
+
+    # Markup: the catalogue's own text is trusted (as in Jinja's i18n); the params are escaped.
+    def gettext(text, **params):
+        return Markup(catalog.ugettext(text)) % params  # noqa: S704
+
+    def ngettext(singular, plural, num, **params):
+        params.setdefault("num", num)
+        return Markup(catalog.ungettext(singular, plural, num)) % params  # noqa: S704
+
+    return {"gettext": gettext, "_": gettext, "ngettext": ngettext}
+
+
+def _lang(lang: str | None) -> str:
+    return lang or str(get_locale())
+
+
+def _words(words: str, lang: str) -> tuple[str, tuple[str, ...]]:
+    """A rule set's vocabulary in a language: the top value and the six doubles."""
+    return _vocabulary(words, _catalog(lang))
+
+
+@functools.lru_cache(maxsize=64)
+def _vocabulary(words: str, catalog) -> tuple[str, tuple[str, ...]]:
+    _ = catalog.ugettext
     if words == "poschen":  # seeds/000: "Mayer" and "four posch"
-        return _("Mayer"), [
+        return _("Mayer"), (
             _("one posch"),
             _("two posch"),
             _("three posch"),
             _("four posch"),
             _("five posch"),
             _("six posch"),
-        ]
-    return "Mäxchen", [
+        )
+    return "Mäxchen", (
         _("double one"),
         _("double two"),
         _("double three"),
         _("double four"),
         _("double five"),
         _("double six"),
-    ]
+    )
 
 
-def value_label(value: int, words: str = "maexchen") -> str:
-    """A value as players say it, in the page's language and the rule set's words."""
-    top, doubles = _words(words)
+def value_label(value: int, words: str = "maexchen", lang: str | None = None) -> str:
+    """A value as players say it, in the page's language (or `lang`) and the rule set's words."""
+    top, doubles = _words(words, _lang(lang))
     high, low = divmod(value, 10)
     if value == rules.MAEXCHEN:
         return top
@@ -59,14 +102,16 @@ def channel(code: str, lang: str) -> str:
     return f"{code}:{lang}"
 
 
-def _context(code: str, rules_name: str, names: dict) -> dict:
-    """What every area's template needs besides its view (in the current language)."""
+def _context(code: str, rules_name: str, names: dict, lang: str) -> dict:
+    """What every area's template needs besides its view, in one language."""
     game = RULESETS[rules_name]
+    _ = _catalog(lang).ugettext
     return {
+        **_i18n(lang),
         "code": code,
         "act_url": f"/r/{code}/act",
         "names": names,
-        "value_label": functools.partial(value_label, words=game.VALUE_WORDS),
+        "value_label": functools.partial(value_label, words=game.VALUE_WORDS, lang=lang),
         "score": game.SCORE,
         "template": game.TEMPLATE,
         "option_specs": {name: option.describe() for name, option in game.OPTIONS.items()},
@@ -88,29 +133,39 @@ def _wrap(area: str, inner: str, version: int, seq: int | None = None) -> str:
     return f'<{tag} id="{area}" class="{cls}" data-version="{version}"{seq_attr}>{inner}</{tag}>'
 
 
-def render_public(view: dict, areas=PUBLIC_AREAS) -> dict[str, str]:
-    """The public areas' inner HTML for a public view, in the current language."""
+def render_public(view: dict, lang: str | None = None, areas=PUBLIC_AREAS) -> dict[str, str]:
+    """The public areas' inner HTML for a public view, in the page's language (or `lang`)."""
     names = {p["id"]: p["name"] for p in view["players"]}
-    context = {**_context(view["room"], view["rules"], names), "view": view}
+    context = {**_context(view["room"], view["rules"], names, _lang(lang)), "view": view}
     return {area: render_template(f"partials/{area}.html", **context) for area in areas}
 
 
-def render_private(room, player: str) -> str:
-    """A player's private area, wrapped, in the current language."""
+def render_private(room, player: str, lang: str | None = None) -> str:
+    """A player's private area, wrapped, in the page's language (or `lang`)."""
     mine = room.private_for(player)
     since = room.private_since(player)
-    context = {**_context(room.code, room.rules, mine["names"]), "view": {**mine, "version": since}}
+    context = {**_context(room.code, room.rules, mine["names"], _lang(lang)), "view": {**mine, "version": since}}
     return _wrap(PRIVATE_AREA, render_template(f"partials/{PRIVATE_AREA}.html", **context), since)
 
 
-def page_parts(room, player: str | None, connected: dict, seq: int) -> dict[str, Markup]:
+def page_parts(room, player: str | None, connected: dict, seq: int, lang: str | None = None) -> dict[str, Markup]:
     """Every area of one player's page (public and, for a seat, private), wrapped."""
-    public = render_public(room.public_view(connected))
+    lang = _lang(lang)
+    public = render_public(room.public_view(connected), lang)
     # Both are templates rendered with autoescape: user text in them is escaped already.
     parts = {area: Markup(_wrap(area, html, room.version, seq)) for area, html in public.items()}  # noqa: S704
     if player is not None:
-        parts[PRIVATE_AREA] = Markup(render_private(room, player))  # noqa: S704
+        parts[PRIVATE_AREA] = Markup(render_private(room, player, lang))  # noqa: S704
     return parts
+
+
+def _area_keys(public: dict) -> dict[str, str]:
+    """What each public area shows, as a key: an area is rendered again only when its key moves."""
+    turn = public["turn"] or {}
+    players = [public["players"], public["phase"], public["host"], turn.get("player"), "shared" in public]
+    table = {key: value for key, value in public.items() if key not in ("version", "you", "players")}
+    table["names"] = [(p["id"], p["name"]) for p in public["players"]]
+    return {"players": json.dumps(players), "table": json.dumps(table)}
 
 
 class Live:
@@ -126,7 +181,7 @@ class Live:
         self.emit = emit
         self.presence = presence
         self._lock = threading.Lock()
-        self._public: dict[tuple[str, str], dict[str, str]] = {}  # (code, lang) -> area -> inner HTML
+        self._public: dict[str, dict[str, str]] = {}  # code -> area -> key of what it shows
         self._private: dict[str, str] = {}  # sid -> key of the private part it holds
 
     def push(self, room, gone=(), areas=None, welcomed=None) -> None:
@@ -140,18 +195,18 @@ class Live:
         connected = self.presence.connected(code)
         seq = self.presence.seq(code)
         pages = [s for s in sockets if s.kind == "html"]
+        players = room.players_view(connected)
         if pages:
-            public = room.public_view(connected)
-            for lang in sorted({s.lang for s in pages}):
-                with force_locale(lang):
-                    fresh = render_public(public, areas)
-                with self._lock:
-                    held = self._public.setdefault((code, lang), {})
-                    changed = [area for area in areas if held.get(area) != fresh[area]]
-                    held.update(fresh)
-                if changed:
-                    html = "".join(_wrap(area, fresh[area], room.version, seq) for area in changed)
-                    self.emit("parts", {"html": html}, channel(code, lang), welcomed)
+            public = room.public_view(connected, players)
+            keys = _area_keys(public)
+            with self._lock:
+                held = self._public.setdefault(code, {})
+                changed = tuple(area for area in areas if held.get(area) != keys[area])
+                held.update({area: keys[area] for area in changed})
+            for lang in sorted({s.lang for s in pages}) if changed else ():
+                fresh = render_public(public, lang, changed)
+                html = "".join(_wrap(area, fresh[area], room.version, seq) for area in changed)
+                self.emit("parts", {"html": html}, channel(code, lang), welcomed)
         views, rendered = {}, {}
         for socket in sockets:
             player = socket.player
@@ -161,15 +216,14 @@ class Live:
                 self.emit("removed", {"room": code}, socket.sid)
             elif socket.kind == "json":
                 if player not in views:
-                    views[player] = room.view_for(player, connected)
+                    views[player] = room.view_for(player, connected, players)
                 self.emit("view", views[player], socket.sid)
             else:
                 key = json.dumps([room.private_since(player), socket.lang])
                 if self._private.get(socket.sid) == key:
                     continue
                 if (player, socket.lang) not in rendered:
-                    with force_locale(socket.lang):
-                        rendered[player, socket.lang] = render_private(room, player)
+                    rendered[player, socket.lang] = render_private(room, player, socket.lang)
                 self._private[socket.sid] = key
                 self.emit("parts", {"html": rendered[player, socket.lang]}, socket.sid)
         if not sockets:
@@ -180,8 +234,9 @@ class Live:
         if socket.kind == "json":
             self.emit("view", room.view_for(socket.player, self.presence.connected(room.code)), socket.sid)
             return
-        with self.app.app_context(), force_locale(socket.lang):
-            parts = page_parts(room, socket.player, self.presence.connected(room.code), self.presence.seq(room.code))
+        with self.app.app_context():
+            connected = self.presence.connected(room.code)
+            parts = page_parts(room, socket.player, connected, self.presence.seq(room.code), socket.lang)
         if socket.player is not None:
             self._private[socket.sid] = json.dumps([room.private_since(socket.player), socket.lang])
         self.emit("parts", {"html": "".join(parts.values()), "reset": True}, socket.sid)
@@ -193,5 +248,4 @@ class Live:
     def forget_room(self, code: str) -> None:
         """Nobody listens to the room any more."""
         with self._lock:
-            for key in [key for key in self._public if key[0] == code]:
-                del self._public[key]
+            self._public.pop(code, None)

@@ -11,12 +11,13 @@ later load gets back. The interface every store has:
     rolls() -> [dict]               the roll log, oldest first
 """
 
-import json
 import sqlite3
 import threading
 import time
 from collections import deque
 from pathlib import Path
+
+from . import fastjson as json
 
 ROLL_FIELDS = ("room", "rules", "time", "dice", "value", "announced", "found")
 

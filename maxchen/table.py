@@ -7,11 +7,11 @@ remove, leave, uncover); turn actions go to the rule set's `Game`. Its views:
 """
 
 import hashlib
-import json
 import secrets
 import unicodedata
 from dataclasses import asdict, dataclass
 
+from . import fastjson as json
 from .errors import IllegalMove
 from .rulesets import RULESETS
 
@@ -274,26 +274,33 @@ class Room:
 
     # --- views ------------------------------------------------------------
 
-    def view_for(self, player: str | None, connected: dict) -> dict:
+    def view_for(self, player: str | None, connected: dict, players: list | None = None) -> dict:
         """Everything `player` may see of the room, nothing more.
 
         `connected` maps each connected player to what they are doing with
         their phone right now ("shaking", "peeking" or None). On a one-phone
         table the device sees what the uncovered player sees, or, while the
-        cover is up, only what the whole table sees.
+        cover is up, only what the whole table sees. `players`, the public
+        list of `players_view`, may be passed in when many views are made.
         """
-        view = self._view(self.holder if self.shared else player, connected)
-        if self.phase != "playing" and player == self.host and len(self.members()) >= self.ruleset.MIN_PLAYERS:
+        view = self._view(self.holder if self.shared else player, connected, players)
+        if self._may_start(player):
             view["allowed"] = ["start"]
         if self.shared:
-            game = self.game
-            waiting = game.waiting_for() if game is not None and self.phase == "playing" else []
-            view["shared"] = {"holder": self.holder, "next": None if self.holder else (waiting or [None])[0]}
+            view["shared"] = self._shared()
         return view
 
-    def public_view(self, connected: dict) -> dict:
+    def _may_start(self, player) -> bool:
+        return self.phase != "playing" and player == self.host and len(self.members()) >= self.ruleset.MIN_PLAYERS
+
+    def _shared(self) -> dict:
+        game = self.game
+        waiting = game.waiting_for() if game is not None and self.phase == "playing" else []
+        return {"holder": self.holder, "next": None if self.holder else (waiting or [None])[0]}
+
+    def public_view(self, connected: dict, players: list | None = None) -> dict:
         """What everyone at the table may see: a seatless watcher's view."""
-        return self._view(None, connected)
+        return self._view(None, connected, players)
 
     def private_for(self, player: str) -> dict:
         """The part of `player`'s view that only they see, and all their moves answer.
@@ -301,11 +308,20 @@ class Room:
         It changes only when what this player may do, or what their moves
         answer, changes: others connecting, peeking or shaking leave it alone.
         """
-        view = self.view_for(player, {})
-        you = view["you"]
-        me = next((p for p in view["players"] if p["id"] == you), {})
-        turn = view["turn"]
+        you = self.holder if self.shared else player
+        game = self.game
+        mine = game.view_for(you) if game is not None else {}
+        seat = next((s for s in self.seats if s.id == you), None)
+        turn = mine.get("turn")
         host = player == self.host
+        answers = game.answers(you) if game is not None and you else None
+        shared = self._shared() if self.shared else None
+        reveal = mine.get("reveal") if shared and not self.holder else None
+        # Only the names this part shows: a newcomer's name leaves everyone's controls alone.
+        shown = {self.host, (answers or {}).get("player"), ((answers or {}).get("bid") or {}).get("player")}
+        shown.add((shared or {}).get("next"))
+        if reveal:
+            shown.update(s.id for s in self.seats)  # the cover shows the last reveal
         return {
             "you": you,
             "host": host,
@@ -313,16 +329,16 @@ class Room:
             "phase": self.phase,
             "rules": self.rules,
             "options": dict(self.options) if host and self.phase != "playing" else None,
-            "allowed": view["allowed"],
-            "choices": view.get("choices", []),
-            "dice": view["dice"],
+            "allowed": ["start"] if self._may_start(player) else mine.get("allowed", []),
+            "choices": mine.get("choices", []),
+            "dice": mine.get("dice"),
             "step": turn["step"] if turn and turn["player"] == you else None,
-            "answers": self.game.answers(you) if self.game is not None and you else None,
-            "waiting": me.get("waiting", False),
-            "out": me.get("out", False),
-            "shared": view.get("shared"),
-            "reveal": view["reveal"] if view.get("shared") and not self.holder else None,
-            "names": {s.id: s.name for s in self.seats},
+            "answers": answers,
+            "waiting": seat.waiting if seat else False,
+            "out": game.player_fields(you)["out"] if game is not None and you in game.players else False,
+            "shared": shared,
+            "reveal": reveal,
+            "names": {s.id: s.name for s in self.seats if s.id in shown},
         }
 
     def mark_private(self) -> None:
@@ -338,7 +354,30 @@ class Room:
         """The version since which `player`'s private part is what it is."""
         return self.since.get(player, [None, 0])[1]
 
-    def _view(self, player: str | None, connected: dict) -> dict:
+    def _view(self, player: str | None, connected: dict, players: list | None = None) -> dict:
+        game = self.game
+        view = {
+            "room": self.code,
+            "rules": self.rules,
+            "version": self.version,
+            "phase": self.phase,
+            "you": player,
+            "host": self.host,
+            "players": self.players_view(connected) if players is None else players,
+            "options": dict(self.options),
+            "turn": None,
+            "allowed": [],
+            "announcement": None,
+            "dice": None,
+            "reveal": None,
+            "winner": None,
+        }
+        if game is not None:
+            view.update(game.view_for(player))
+        return view
+
+    def players_view(self, connected: dict) -> list[dict]:
+        """Every seat as all may see it: name, presence, standing."""
         game = self.game
         players = []
         for seat in self.seats:
@@ -357,25 +396,7 @@ class Room:
                     **fields,
                 }
             )
-        view = {
-            "room": self.code,
-            "rules": self.rules,
-            "version": self.version,
-            "phase": self.phase,
-            "you": player,
-            "host": self.host,
-            "players": players,
-            "options": dict(self.options),
-            "turn": None,
-            "allowed": [],
-            "announcement": None,
-            "dice": None,
-            "reveal": None,
-            "winner": None,
-        }
-        if game is not None:
-            view.update(game.view_for(player))
-        return view
+        return players
 
     # --- storage ----------------------------------------------------------
 

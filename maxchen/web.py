@@ -219,12 +219,19 @@ def act(code):
         _rooms().act(code, player, _form_action())
     except IllegalMove as error:
         response = make_response(render_template("partials/toast.html", message=_message(error)))
-        response.headers["HX-Retarget"] = "#toast"
-        response.headers["HX-Reswap"] = "innerHTML"
+        # The page shows it (static/app.js): the form that sent it may be gone by now.
+        response.headers["X-Maxchen-Toast"] = "1"
         return response
     if _me(code) is None:  # left the room
         return _gone(code)
+    if _listening(code, player):
+        return "", 204  # the page's socket brings what changed, as to everyone else
     return "".join(_parts(_rooms().load(code), player).values())
+
+
+def _listening(code: str, player: str) -> bool:
+    """This player has a room page connected (its pushes carry every change)."""
+    return any(s.player == player and s.kind == "html" for s in _rooms().presence.sockets(code))
 
 
 def _parts(room, player) -> dict:

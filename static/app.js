@@ -73,7 +73,10 @@
     const xhr = event.detail.xhr;
     // Listen on the request itself: its form may be swapped out before the answer.
     xhr.addEventListener("load", () => {
-      if (xhr.status === 200 && !xhr.getResponseHeader("HX-Retarget")) applyParts(xhr.responseText, false);
+      if (xhr.status !== 200) return;
+      // A refusal is a toast (server-rendered, user text escaped there).
+      if (xhr.getResponseHeader("X-Maxchen-Toast")) $("toast").innerHTML = xhr.responseText;
+      else applyParts(xhr.responseText, false);
     });
   });
 

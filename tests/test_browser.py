@@ -541,3 +541,111 @@ def test_four_phones_play_luegen_to_its_loser(browser, server):
     for phone in phones:
         assert phone.errors == []
         phone.context.close()
+
+
+def join_phones(browser, server, names, locales, rules=None):
+    """Phones for `names`: the first creates the room (and picks `rules`), the others join by link."""
+    phones = [Phone(browser, server.url, locale) for locale in locales]
+    host = phones[0]
+    host.page.goto(server.url + "/")
+    host.page.fill("form[action='/rooms'] input[name=name]", names[0])
+    host.page.click("form[action='/rooms'] button[type=submit]")
+    code = host.page.inner_text(".big-code").strip()
+    for phone, name in zip(phones[1:], names[1:], strict=True):
+        phone.page.goto(f"{server.url}/r/{code}")
+        phone.page.fill("main input[name=name]", name)
+        phone.page.click("main form button[type=submit]")
+    for phone in phones:
+        phone.page.wait_for_function(f"document.querySelectorAll('.lobby-list .dot.on').length === {len(names)}")
+    if rules:
+        host.page.select_option("form.options select[name=rules]", rules)
+        host.page.wait_for_selector(f"#table [data-meta][data-rules={rules}]", state="attached")
+    return phones, code
+
+
+def start_motion_burst(phone):
+    """Begin a shake by motion without waiting for it: several phones can shake at once."""
+    phone.page.evaluate(
+        """() => { (async () => {
+            for (let i = 0; i < 24; i++) {
+                const s = i % 2 ? 1 : -1;
+                window.dispatchEvent(new DeviceMotionEvent("devicemotion", {
+                    accelerationIncludingGravity: {x: 16 * s, y: 4, z: 9.8}, interval: 16}));
+                await new Promise(r => setTimeout(r, 16));
+            }
+        })(); }"""
+    )
+
+
+def posted(phone) -> list[dict]:
+    """Every form this phone posted to the room, as fields."""
+    from urllib.parse import parse_qs
+
+    return [{k: v[0] for k, v in parse_qs(body).items()} for body in phone.posts]
+
+
+def test_live_table_keeps_choices_counts_simultaneous_shakes_and_names_the_faster(browser, server):
+    names = ["Ann", "Ben", "Cem"]
+    (ann, ben, cem), code = join_phones(browser, server, names, ["en-US", "de-DE", "en-US"], rules="luegen")
+    for phone in (ann, ben, cem):
+        phone.posts = []
+        phone.page.on(
+            "request", lambda r, phone=phone: phone.posts.append(r.post_data) if r.url.endswith("/act") else None
+        )
+    ann.page.click("button[data-action=start]")
+
+    # Ann and Ben shake in the same instant: both shakes answer the same version, and both count.
+    for phone in (ann, ben, cem):
+        phone.page.wait_for_selector("#cup.my-turn")
+    start_motion_burst(ann)
+    start_motion_burst(ben)
+    for phone in (ann, ben):
+        phone.page.wait_for_selector("#coaster:not([hidden])")
+    shakes = [form for phone in (ann, ben) for form in posted(phone) if form["action"] == "shake"]
+    assert len(shakes) == 2 and shakes[0]["version"] == shakes[1]["version"]
+    assert ann.page.locator("#toast .toast-message").count() == 0
+    assert ben.page.locator("#toast .toast-message").count() == 0
+    shake_by_drag(cem)
+    cem.page.wait_for_selector("#coaster:not([hidden])")
+
+    # Ann opens the bidding: she picks a bid and thinks while the others peek and reconnect.
+    ann.page.wait_for_selector("form.bid")
+    ann.page.click("form.bid .counts label.value >> nth=1")
+    ann.page.click("form.bid .faces label.value:has(input[value='4'])")
+    before = ann.page.eval_on_selector("#controls", "el => el.dataset.version")
+    seq = ann.page.eval_on_selector("#players", "el => +el.dataset.seq")
+    peek(ben, [ann])
+    peek(cem, [ann])
+    cem.page.reload()  # a phone drops and comes back
+    cem.page.wait_for_selector("#coaster:not([hidden])")
+    ben.context.set_offline(True)
+    ann.page.wait_for_function(f"document.getElementById('players').dataset.seq > {seq + 4}")
+    ben.context.set_offline(False)
+    ben.page.wait_for_selector("#banner", state="hidden", timeout=15000)
+    # The players area moved with every peek and connection; Ann's choice stayed as she left it.
+    assert ann.page.eval_on_selector("#controls", "el => el.dataset.version") == before
+    assert ann.page.is_checked("form.bid .counts input >> nth=1")
+    assert ann.page.is_checked("form.bid .faces input[value='4']")
+    ann.shot("live-bid-kept")
+    ann.page.click("form.bid button[type=submit]")
+    ann.page.wait_for_selector("form.bid", state="detached")
+    bid = [form for form in posted(ann) if form["action"] == "bid"][-1]
+    assert bid["face"] == "4"
+
+    # Ben (German) and Cem doubt Ann's bid at once; Ben's doubt is held up and arrives second.
+    held = []
+    ben.page.route("**/act", lambda route: held.append(route))
+    with ben.page.expect_request("**/act"):
+        ben.page.click("#controls button[data-action=doubt]")
+    cem.page.click("#controls button[data-action=doubt]")
+    for phone in (ann, cem):
+        phone.page.wait_for_selector("#reveal-overlay:not([hidden]) .cups")
+    assert len(held) == 1
+    held[0].continue_()
+    ben.page.wait_for_selector("#toast .toast-message")
+    assert ben.page.inner_text("#toast .toast-message") == "Cem war schneller."
+    ben.page.unroute("**/act")
+    ben.shot("live-faster-de")
+    for phone in (ann, ben, cem):
+        assert phone.errors == []
+        phone.context.close()

@@ -112,7 +112,7 @@ def test_errors_come_back_as_a_toast_and_change_nothing(lobby):
     before = version(ann, code)
     table = version(ann, code, "table")
     response = act(ben, code, action="start", version=before)
-    assert response.headers["HX-Retarget"] == "#toast"
+    assert response.headers["X-Maxchen-Toast"] == "1"
     assert "Only the host can do that." in response.get_data(as_text=True)
     stale = act(ann, code, action="start", version=str(int(before) - 1))
     assert "The table has moved on" in stale.get_data(as_text=True)

@@ -1,0 +1,415 @@
+"""The live table under load: real clients against the real server process.
+
+    .venv/bin/python bench/load.py [--kind browser|bot|both] [--players 60 300 1000 2000]
+                                   [--seconds 20] [--url URL]
+
+Rooms of 6 play Mäxchen; each room makes one action per second. Two kinds of
+client, over real connections:
+
+- `browser` does what the room page (static/app.js) does: a session cookie
+  from the home page's forms, the page's Socket.IO connection (auth
+  {"room": CODE}, the cookie), every pushed `parts` message applied by
+  version, actions posted as the page's htmx forms (`/r/CODE/act`).
+- `bot` uses the JSON protocol (docs/API.md): token auth, `view` pushes,
+  actions as Socket.IO `action` events.
+
+It starts `app.py` with its defaults (eventlet, SQLite) on a free loopback
+port unless --url is given, and prints for each step: p50/p95/p99/max of
+"action sent -> every other player's screen holds the new version",
+actions/s, errors, the server's CPU and its RSS per connected player.
+"""
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import aiohttp
+import socketio
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from maxchen import fastjson  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+ROOM_SIZE = 6
+
+# The room page's protocol (static/app.js); tests/test_bench.py keeps both in step.
+PAGE_AUTH_KEY = "room"  # io({ auth: { room: ROOM } })
+PARTS_EVENT = "parts"  # socket.on("parts", ...)
+ACT_PATH = "/r/{code}/act"  # ACT_URL = "/r/" + ROOM + "/act"
+ACT_HEADERS = {"HX-Request": "true"}  # htmx sends it with every form
+TOAST_HEADER = "X-Maxchen-Toast"  # a refusal: the page shows it as a toast
+AREA = re.compile(r'<(?:div|section) id="(\w+)" class="[^"]*" data-version="(\d+)"(?: data-seq="(\d+)")?>')
+CUP = re.compile(r'id="cup-view">(.*?)</script>', re.S)
+
+
+class Client:
+    """One player: what its screen shows now, and when it first showed a version."""
+
+    def __init__(self, base):
+        self.base = base
+        self.version = -1  # the room version the screen holds
+        self.mine = None  # what this player may do now
+        self.waiting: tuple[int, asyncio.Future] | None = None
+        self.sio = socketio.AsyncClient(reconnection=False, json=fastjson)
+
+    def shows(self, version: int):
+        """The screen holds `version` (or newer) now."""
+        if version > self.version:
+            self.version = version
+        if self.waiting and self.version >= self.waiting[0] and not self.waiting[1].done():
+            self.waiting[1].set_result(time.perf_counter())
+
+    def expect(self, version: int) -> asyncio.Future:
+        """A future that resolves when the screen holds `version`."""
+        future = asyncio.get_running_loop().create_future()
+        self.waiting = (version, future)
+        self.shows(self.version)
+        return future
+
+    async def close(self):
+        await self.sio.disconnect()
+
+
+class BrowserClient(Client):
+    """The room page, without the pixels."""
+
+    kind = "browser"
+
+    def __init__(self, base):
+        super().__init__(base)
+        self.http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+        self.held: dict[str, tuple[int, int]] = {}
+        self.code = None
+
+    async def create(self, name):
+        async with self.http.post(self.base + "/rooms", data={"name": name, "rules": "maexchen"}) as response:
+            self.code = str(response.url).rsplit("/", 1)[1]
+            self.apply(await response.text(), reset=True)
+
+    async def join(self, code, name):
+        async with self.http.post(self.base + "/join", data={"code": code, "name": name}) as response:
+            self.code = code
+            self.apply(await response.text(), reset=True)
+
+    async def connect(self):
+        cookies = "; ".join(f"{c.key}={c.value}" for c in self.http.cookie_jar)
+        self.sio.on(PARTS_EVENT, lambda message: self.apply(message["html"], message.get("reset", False)))
+        await self.sio.connect(
+            self.base, auth={PAGE_AUTH_KEY: self.code}, headers={"Cookie": cookies}, transports=["websocket"]
+        )
+
+    def apply(self, html: str, reset=False):
+        """What the page's applyParts does: keep each area only if newer."""
+        for match in AREA.finditer(html):
+            area, mark = match[1], (int(match[2]), int(match[3] or 0))
+            held = self.held.get(area, (-1, -1))
+            if mark > held or (reset and mark != held):
+                self.held[area] = mark
+                if area == "controls":
+                    self.mine = json.loads(CUP.search(html, match.end())[1])
+                if area == "table":
+                    self.shows(mark[0])
+
+    async def act(self, fields) -> bool:
+        """Post a form as htmx does; apply the answer as the page does."""
+        data = {k: str(v) for k, v in fields.items()}
+        async with self.http.post(
+            self.base + ACT_PATH.format(code=self.code), data=data, headers=ACT_HEADERS
+        ) as response:
+            text = await response.text()
+            if response.status == 204:
+                return True  # the socket brings what changed
+            if response.status != 200 or response.headers.get(TOAST_HEADER):
+                return False
+            self.apply(text)
+            return True
+
+    async def close(self):
+        await super().close()
+        await self.http.close()
+
+
+class BotClient(Client):
+    """A bot on the JSON protocol."""
+
+    kind = "bot"
+
+    async def create(self, name):
+        async with aiohttp.ClientSession() as http, http.post(self.base + "/api/rooms", json={"name": name}) as answer:
+            seat = await answer.json()
+        self.code, self.token = seat["code"], seat["token"]
+
+    async def join(self, code, name):
+        url = f"{self.base}/api/rooms/{code}/players"
+        async with aiohttp.ClientSession() as http, http.post(url, json={"name": name}) as answer:
+            seat = await answer.json()
+        self.code, self.token = code, seat["token"]
+
+    async def connect(self):
+        self.sio.on("view", self.on_view)
+        await self.sio.connect(self.base, auth={"token": self.token}, transports=["websocket"])
+
+    def on_view(self, view):
+        self.mine = view
+        self.shows(view["version"])
+
+    async def act(self, fields) -> bool:
+        answer = await self.sio.call("action", fields, timeout=10)
+        if "error" in answer:
+            return False
+        self.on_view(answer["view"])
+        return True
+
+
+def next_move(mine) -> dict | None:
+    """What this player does now, if anything (a quick, plausible game)."""
+    if not mine:
+        return None
+    allowed = mine["allowed"]
+    move = None
+    if "start" in allowed:
+        move = {"action": "start"}
+    elif "shake" in allowed:
+        move = {"action": "shake"}
+    elif "announce" in allowed:
+        move = {"action": "announce", "value": random.choice(mine["choices"][:3])}
+    elif "check" in allowed:
+        options = [a for a in ("believe", "accept") if a in allowed]
+        move = {"action": random.choice(options) if options and random.random() < 0.6 else "check"}
+    if move:
+        move["version"] = mine["version"]
+    return move
+
+
+async def watch_lag(until: float, lags: list[float]):
+    """How late this process's event loop wakes up: its own share of the latency."""
+    while time.perf_counter() < until:
+        planned = time.perf_counter() + 0.02
+        await asyncio.sleep(0.02)
+        lags.append(time.perf_counter() - planned)
+
+
+class Stats:
+    def __init__(self):
+        self.lags: list[float] = []
+        self.latencies: list[float] = []
+        self.actions = 0
+        self.errors = 0
+        self.late = 0
+
+
+async def drive(room: list[Client], until: float, stats: Stats):
+    """One action per second in this room; time until every other screen holds it."""
+    await asyncio.sleep(random.random())
+    while time.perf_counter() < until:
+        tick = time.perf_counter()
+        actor = next((c for c in room if next_move(c.mine)), None)
+        if actor is not None:
+            move = next_move(actor.mine)
+            target = max(c.version for c in room) + 1
+            others = [c for c in room if c is not actor]
+            futures = [c.expect(target) for c in others]
+            sent = time.perf_counter()
+            try:
+                ok = await actor.act(move)
+            except Exception:  # noqa: BLE001 - a benchmark counts, it does not stop
+                ok = False
+            if not ok:
+                stats.errors += 1
+            else:
+                stats.actions += 1
+                try:
+                    arrivals = await asyncio.wait_for(asyncio.gather(*futures), 5)
+                    stats.latencies.append(max(arrivals) - sent)
+                except TimeoutError:
+                    stats.late += 1
+        await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - tick)))
+
+
+async def seat_rooms(kind, base, players: int) -> list[list[Client]]:
+    """Rooms of 6, created and joined the way this kind of client does it."""
+    make = BrowserClient if kind == "browser" else BotClient
+    rooms = []
+    limit = asyncio.Semaphore(40)
+
+    async def one_room():
+        async with limit:
+            host = make(base)
+            await host.create("P0")
+            room = [host]
+            for i in range(1, ROOM_SIZE):
+                guest = make(base)
+                await guest.join(host.code, f"P{i}")
+                room.append(guest)
+            for client in room:
+                await client.connect()
+            rooms.append(room)
+
+    await asyncio.gather(*(one_room() for _ in range(players // ROOM_SIZE)))
+    return rooms
+
+
+def _proc(pid) -> tuple[float, int]:
+    """(CPU seconds, RSS bytes) of a process."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    with open(f"/proc/{pid}/status") as status:
+        rss = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS:"))
+    return cpu, rss
+
+
+def _pct(values, q):
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def _share(kind, base, players, seconds, ready, go) -> dict:
+    """One client process's rooms: seat them, wait for the others, play, count."""
+    rooms = await seat_rooms(kind, base, players)
+    await asyncio.to_thread(ready.wait)
+    await asyncio.to_thread(go.wait)
+    own0 = time.process_time()
+    for room in rooms:  # the host starts every room
+        await room[0].act({"action": "start"})
+    stats = Stats()
+    started = time.perf_counter()
+    await asyncio.gather(
+        watch_lag(started + seconds, stats.lags), *(drive(room, started + seconds, stats) for room in rooms)
+    )
+    wall = time.perf_counter() - started
+    own = time.process_time() - own0
+    await asyncio.gather(*(client.close() for room in rooms for client in room))
+    return {
+        "players": len(rooms) * ROOM_SIZE,
+        "latencies": stats.latencies,
+        "lags": stats.lags,
+        "actions": stats.actions,
+        "errors": stats.errors + stats.late,
+        "wall": wall,
+        "cpu": own,
+    }
+
+
+def _client(kind, base, players, seconds, ready, go, results):
+    results.put(asyncio.run(_share(kind, base, players, seconds, ready, go)))
+
+
+def step(kind, base, players, seconds, pid, processes) -> dict:
+    """One load step, its clients spread over `processes` processes (one event loop is not enough)."""
+    _, rss_before = _proc(pid) if pid else (0, 0)
+    ready, go = multiprocessing.Barrier(processes + 1), multiprocessing.Barrier(processes + 1)
+    results = multiprocessing.Queue()
+    rooms = players // ROOM_SIZE
+    shares = [rooms // processes + (i < rooms % processes) for i in range(processes)]
+    workers = [
+        multiprocessing.Process(target=_client, args=(kind, base, n * ROOM_SIZE, seconds, ready, go, results))
+        for n in shares
+    ]
+    for worker in workers:
+        worker.start()
+    ready.wait()
+    time.sleep(1)
+    cpu0, rss = _proc(pid) if pid else (0, 0)
+    started = time.perf_counter()
+    go.wait()
+    done = [results.get() for _ in workers]
+    wall = time.perf_counter() - started
+    cpu1, _ = _proc(pid) if pid else (0, 0)
+    for worker in workers:
+        worker.join()
+    ms = [x * 1000 for part in done for x in part["latencies"]]
+    lags = [x for part in done for x in part["lags"]]
+    seated = sum(part["players"] for part in done)
+    return {
+        "kind": kind,
+        "players": seated,
+        "p50": statistics.median(ms) if ms else float("nan"),
+        "p95": _pct(ms, 0.95),
+        "p99": _pct(ms, 0.99),
+        "max": max(ms) if ms else float("nan"),
+        "actions/s": sum(part["actions"] / part["wall"] for part in done),
+        "errors": sum(part["errors"] for part in done),
+        "cpu %": 100 * (cpu1 - cpu0) / wall,
+        "client cpu %": sum(100 * part["cpu"] / part["wall"] for part in done),
+        "client lag p95": 1000 * _pct(lags, 0.95),
+        "KB/player": (rss - rss_before) / 1024 / max(1, seated),
+    }
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_server() -> tuple[subprocess.Popen, str]:
+    """`python app.py` with its defaults, on a free loopback port."""
+    port = _free_port()
+    instance = tempfile.mkdtemp(prefix="maxchen-load-")
+    server = subprocess.Popen(
+        [sys.executable, "app.py", "--host", "127.0.0.1", "--port", str(port), "--instance", instance],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.1).close()
+            return server, base
+        except OSError:
+            time.sleep(0.05)
+    server.kill()
+    raise RuntimeError("the server did not come up")
+
+
+def main(argv=None) -> list[dict]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--kind", choices=("browser", "bot", "both"), default="both")
+    parser.add_argument("--players", type=int, nargs="+", default=[60, 300, 1000, 2000])
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--url", help="an already running server (CPU and RSS are then not measured)")
+    parser.add_argument("--processes", type=int, default=2, help="client processes (default 2)")
+    args = parser.parse_args(argv)
+    kinds = ("browser", "bot") if args.kind == "both" else (args.kind,)
+    results = []
+    print(
+        f"{'kind':8} {'players':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8} "
+        f"{'act/s':>7} {'errors':>6} {'CPU %':>6} {'KB/player':>9} {'client CPU %':>12} {'client lag p95 ms':>17}",
+        flush=True,
+    )
+    for kind in kinds:
+        for players in args.players:
+            server, base = (None, args.url) if args.url else start_server()
+            try:
+                row = step(kind, base, players, args.seconds, server.pid if server else None, args.processes)
+            finally:
+                if server:
+                    server.terminate()
+                    server.wait()
+            results.append(row)
+            print(
+                f"{row['kind']:8} {row['players']:>7} {row['p50']:>8.1f} {row['p95']:>8.1f} {row['p99']:>8.1f} "
+                f"{row['max']:>8.1f} {row['actions/s']:>7.1f} {row['errors']:>6} {row['cpu %']:>6.0f} "
+                f"{row['KB/player']:>9.0f} {row['client cpu %']:>12.0f} {row['client lag p95']:>17.1f}",
+                flush=True,
+            )
+    return results
+
+
+if __name__ == "__main__":
+    main()
