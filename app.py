@@ -50,6 +50,9 @@ from maxchen.store import MemoryStore, SqliteStore  # noqa: E402
 
 MAX_MESSAGE = 16 * 1024
 SWEEP_EVERY = 300
+# An idle HTTP connection is closed after this many seconds (as Apache does): each
+# one holds about 40 KB, and a phone opens a new one in a moment when it acts.
+KEEPALIVE_IDLE = 5
 GC_THRESHOLDS = (int(os.environ.get("MAXCHEN_GC_THRESHOLD", "50000")), 20, 100)
 
 socketio = SocketIO()
@@ -154,7 +157,9 @@ def _bind(app, spots, mode):
         def serve():
             pool = eventlet.GreenPool()
             for sock in servers:
-                pool.spawn(eventlet.wsgi.server, sock, app, log_output=False, max_size=capacity)
+                pool.spawn(
+                    eventlet.wsgi.server, sock, app, log_output=False, max_size=capacity, keepalive=KEEPALIVE_IDLE
+                )
             pool.waitall()
 
         return serve

@@ -323,9 +323,11 @@ def step(kind, base, players, seconds, pid, processes) -> dict:
         worker.start()
     ready.wait()
     time.sleep(1)
-    cpu0, rss = _proc(pid) if pid else (0, 0)
+    cpu0, _ = _proc(pid) if pid else (0, 0)
     started = time.perf_counter()
     go.wait()
+    time.sleep(seconds * 0.9)
+    _, rss = _proc(pid) if pid else (0, 0)  # in the steady state, every client still connected
     done = [results.get() for _ in workers]
     wall = time.perf_counter() - started
     cpu1, _ = _proc(pid) if pid else (0, 0)

@@ -12,7 +12,7 @@ import functools
 import threading
 
 from babel.support import NullTranslations
-from flask import current_app, has_app_context, render_template
+from flask import current_app, has_app_context
 from flask_babel import force_locale, get_locale, get_translations
 from markupsafe import Markup
 
@@ -123,7 +123,13 @@ def _context(code: str, rules_name: str, names: dict, lang: str) -> dict:
             "last_two": _("only the last two"),
         },
         "rulesets": list(RULESETS),
+        "titles": {name: ruleset.TITLE for name, ruleset in RULESETS.items()},
     }
+
+
+def _render(name: str, context: dict) -> str:
+    """A partial rendered straight by Jinja: no request needed, no context processors."""
+    return current_app.jinja_env.get_template(name).render(context)
 
 
 def _wrap(area: str, inner: str, version: int, seq: int | None = None) -> str:
@@ -137,7 +143,7 @@ def render_public(view: dict, lang: str | None = None, areas=PUBLIC_AREAS) -> di
     """The public areas' inner HTML for a public view, in the page's language (or `lang`)."""
     names = {p["id"]: p["name"] for p in view["players"]}
     context = {**_context(view["room"], view["rules"], names, _lang(lang)), "view": view}
-    return {area: render_template(f"partials/{area}.html", **context) for area in areas}
+    return {area: _render(f"partials/{area}.html", context) for area in areas}
 
 
 def render_private(room, player: str, lang: str | None = None) -> str:
@@ -145,7 +151,7 @@ def render_private(room, player: str, lang: str | None = None) -> str:
     mine = room.private_for(player)
     since = room.private_since(player)
     context = {**_context(room.code, room.rules, mine["names"], _lang(lang)), "view": {**mine, "version": since}}
-    return _wrap(PRIVATE_AREA, render_template(f"partials/{PRIVATE_AREA}.html", **context), since)
+    return _wrap(PRIVATE_AREA, _render(f"partials/{PRIVATE_AREA}.html", context), since)
 
 
 def page_parts(room, player: str | None, connected: dict, seq: int, lang: str | None = None) -> dict[str, Markup]:
@@ -161,8 +167,8 @@ def page_parts(room, player: str | None, connected: dict, seq: int, lang: str | 
 
 def _area_keys(public: dict) -> dict[str, str]:
     """What each public area shows, as a key: an area is rendered again only when its key moves."""
-    turn = public["turn"] or {}
-    players = [public["players"], public["phase"], public["host"], turn.get("player"), "shared" in public]
+    # Whose turn it is shows in the table area (the page marks that seat itself).
+    players = [public["players"], public["phase"], public["host"], "shared" in public]
     table = {key: value for key, value in public.items() if key not in ("version", "you", "players")}
     table["names"] = [(p["id"], p["name"]) for p in public["players"]]
     return {"players": json.dumps(players), "table": json.dumps(table)}

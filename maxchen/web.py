@@ -12,6 +12,7 @@ from flask import (
     Blueprint,
     abort,
     current_app,
+    has_request_context,
     make_response,
     redirect,
     render_template,
@@ -35,7 +36,9 @@ LANG_COOKIE = "lang"
 
 
 def select_locale() -> str:
-    """The language: the one chosen on the page, else the browser's."""
+    """The language: the one chosen on the page, else the browser's (English outside a request)."""
+    if not has_request_context():
+        return "en"
     for chosen in (request.args.get("lang"), request.cookies.get(LANG_COOKIE)):
         if chosen in LANGUAGES:
             return chosen

@@ -131,10 +131,14 @@
     readView();
     legalFaces();
     const me = view ? view.you : null;
-    document.body.classList.toggle("host", !!(view && view.host));
-    for (const li of document.querySelectorAll("#players .player")) li.classList.toggle("me", li.dataset.player === me);
-    for (const el of document.querySelectorAll("[data-not-for]")) el.hidden = el.dataset.notFor === me;
     const meta = document.querySelector("#table [data-meta]");
+    document.body.classList.toggle("host", !!(view && view.host));
+    const turn = meta ? meta.dataset.turn : "";
+    for (const li of document.querySelectorAll("#players .player")) {
+      li.classList.toggle("me", li.dataset.player === me);
+      li.classList.toggle("active", !!turn && li.dataset.player === turn);
+    }
+    for (const el of document.querySelectorAll("[data-not-for]")) el.hidden = el.dataset.notFor === me;
     if (meta) document.body.dataset.phase = meta.dataset.phase;
     const say = document.querySelector("#table [data-say]");
     if (say && say.textContent.trim() && say.textContent !== lastSay) {
