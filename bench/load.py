@@ -358,13 +358,12 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server() -> tuple[subprocess.Popen, str]:
-    """`python app.py` with its defaults, on a free loopback port."""
+def start_server(instance, checkout=ROOT) -> tuple[subprocess.Popen, str]:
+    """`python app.py` of a checkout with its defaults, on a free loopback port."""
     port = _free_port()
-    instance = tempfile.mkdtemp(prefix="maxchen-load-")
     server = subprocess.Popen(
         [sys.executable, "app.py", "--host", "127.0.0.1", "--port", str(port), "--instance", instance],
-        cwd=ROOT,
+        cwd=checkout,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -386,6 +385,12 @@ def main(argv=None) -> list[dict]:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--url", help="an already running server (CPU and RSS are then not measured)")
     parser.add_argument("--processes", type=int, default=2, help="client processes (default 2)")
+    parser.add_argument(
+        "--checkout",
+        type=Path,
+        default=ROOT,
+        help="run app.py of another checkout (e.g. an older commit: `git worktree`)",
+    )
     args = parser.parse_args(argv)
     kinds = ("browser", "bot") if args.kind == "both" else (args.kind,)
     results = []
@@ -396,13 +401,14 @@ def main(argv=None) -> list[dict]:
     )
     for kind in kinds:
         for players in args.players:
-            server, base = (None, args.url) if args.url else start_server()
-            try:
-                row = step(kind, base, players, args.seconds, server.pid if server else None, args.processes)
-            finally:
-                if server:
-                    server.terminate()
-                    server.wait()
+            with tempfile.TemporaryDirectory(prefix="maxchen-load-") as instance:
+                server, base = (None, args.url) if args.url else start_server(instance, args.checkout)
+                try:
+                    row = step(kind, base, players, args.seconds, server.pid if server else None, args.processes)
+                finally:
+                    if server:
+                        server.terminate()
+                        server.wait()
             results.append(row)
             print(
                 f"{row['kind']:8} {row['players']:>7} {row['p50']:>8.1f} {row['p95']:>8.1f} {row['p99']:>8.1f} "

@@ -45,8 +45,6 @@ class Game:
     TITLE = ""
     SCORE = "points"  # what a seat shows: "points", "lives" or "mats"
     SHARED_PHONE = True  # playable on one phone passed around
-    TEMPLATE = "two_dice"  # the page partials of its round: round_, turn_ and reveal_TEMPLATE
-    VALUE_WORDS = "maexchen"  # the vocabulary of values on the pages
     ACTIONS: tuple[str, ...] = ()
     MIN_PLAYERS = 2
     MAX_PLAYERS = 10

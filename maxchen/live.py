@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from . import fastjson as json
 from . import rules
-from .rulesets import RULESETS
+from .rulesets import DEFAULT, REGISTRY, RULESETS
 
 PUBLIC_AREAS = ("players", "table")
 PRIVATE_AREA = "controls"
@@ -61,40 +61,17 @@ def _lang(lang: str | None) -> str:
     return lang or str(get_locale())
 
 
-def _words(words: str, lang: str) -> tuple[str, tuple[str, ...]]:
-    """A rule set's vocabulary in a language: the top value and the six doubles."""
-    return _vocabulary(words, _catalog(lang))
-
-
-@functools.lru_cache(maxsize=64)
-def _vocabulary(words: str, catalog) -> tuple[str, tuple[str, ...]]:
-    _ = catalog.ugettext
-    if words == "poschen":  # seeds/000: "Mayer" and "four posch"
-        return _("Mayer"), (
-            _("one posch"),
-            _("two posch"),
-            _("three posch"),
-            _("four posch"),
-            _("five posch"),
-            _("six posch"),
-        )
-    return "Mäxchen", (
-        _("double one"),
-        _("double two"),
-        _("double three"),
-        _("double four"),
-        _("double five"),
-        _("double six"),
-    )
-
-
-def value_label(value: int, words: str = "maexchen", lang: str | None = None) -> str:
-    """A value as players say it, in the page's language (or `lang`) and the rule set's words."""
-    top, doubles = _words(words, _lang(lang))
+def value_label(value: int, rules_name: str = DEFAULT, lang: str | None = None) -> str:
+    """A value as players say it: in the page's language (or `lang`) and the rule set's words."""
+    rule_set = REGISTRY[rules_name]
     high, low = divmod(value, 10)
     if value == rules.MAEXCHEN:
-        return top
-    return doubles[high - 1] if high == low else str(value)
+        name = rule_set.top
+    elif high == low:
+        name = rule_set.doubles[high - 1]
+    else:
+        return str(value)
+    return _catalog(_lang(lang)).ugettext(name)
 
 
 def channel(code: str, lang: str) -> str:
@@ -104,24 +81,18 @@ def channel(code: str, lang: str) -> str:
 
 def _context(code: str, rules_name: str, names: dict, lang: str) -> dict:
     """What every area's template needs besides its view, in one language."""
-    game = RULESETS[rules_name]
+    rule_set = REGISTRY[rules_name]
     _ = _catalog(lang).ugettext
     return {
         **_i18n(lang),
         "code": code,
         "act_url": f"/r/{code}/act",
         "names": names,
-        "value_label": functools.partial(value_label, words=game.VALUE_WORDS, lang=lang),
-        "score": game.SCORE,
-        "template": game.TEMPLATE,
-        "option_specs": {name: option.describe() for name, option in game.OPTIONS.items()},
-        "option_labels": {
-            "lives": _("Lives"),
-            "mats": _("Beer mats"),
-            "playoff": _("Play-off"),
-            "equal": _("when all hold the same"),
-            "last_two": _("only the last two"),
-        },
+        "value_label": functools.partial(value_label, rules_name=rules_name, lang=lang),
+        "score": rule_set.game.SCORE,
+        "templates": rule_set.templates,
+        "option_specs": {name: option.describe() for name, option in rule_set.game.OPTIONS.items()},
+        "option_labels": {key: _(label) for key, label in rule_set.labels.items()},
         "rulesets": list(RULESETS),
         "titles": {name: ruleset.TITLE for name, ruleset in RULESETS.items()},
     }

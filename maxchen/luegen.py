@@ -40,7 +40,6 @@ class LuegenGame(Game):
         "playoff": Option(default="equal", choices=("equal", "last_two")),
     }
     SHARED_PHONE = False
-    TEMPLATE = "luegen"
 
     def __init__(self, players, options=None, dice=None):
         super().__init__(players, options, dice)

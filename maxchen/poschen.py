@@ -12,7 +12,6 @@ class PoschenGame(MaexchenGame):
     ACTIONS = ("shake", "believe", "check", "announce")
     OPTIONS = {"lives": Option(default=5, low=3, high=10)}
     SCORE = "lives"
-    VALUE_WORDS = "poschen"
 
     @classmethod
     def lobby_fields(cls, options):

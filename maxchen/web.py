@@ -4,6 +4,7 @@ A browser's seats live in its signed session cookie as {room code: token};
 every page and partial is rendered for that one player from `view_for`.
 """
 
+import re
 from functools import lru_cache
 from urllib.parse import urlsplit
 
@@ -27,11 +28,14 @@ from .api import json_error
 from .errors import IllegalMove
 from .live import page_parts, value_label
 from .rooms import normalize_code
-from .rulesets import DEFAULT, RULESETS
+from .rulesets import DEFAULT, REGISTRY, RULESETS
 
 bp = Blueprint("web", __name__)
 
 LANGUAGES = {"en": "English", "de": "Deutsch", "ru": "Русский"}
+# Form fields that are whole numbers: the room's, then each rule set's own.
+NUMBER_FIELDS = tuple(dict.fromkeys(("version", "seat", *(f for r in REGISTRY.values() for f in r.fields))))
+WHOLE = re.compile(r"-?[0-9]{1,9}")  # ASCII digits only: "²".isdigit() is true, int("²") fails
 LANG_COOKIE = "lang"
 
 
@@ -264,12 +268,11 @@ def _form_action() -> dict:
     """The action payload from form fields (all strings) as the API takes it."""
     form = request.form
     payload = {"action": form.get("action")}
-    for field in ("version", "seat", "count", "face"):
+    for field in NUMBER_FIELDS:
         if form.get(field, "") != "":
-            try:
-                payload[field] = int(form[field])
-            except ValueError:
-                raise IllegalMove("whole_number", field=field) from None
+            if not WHOLE.fullmatch(form[field]):
+                raise IllegalMove("whole_number", field=field)
+            payload[field] = int(form[field])
     if "value" in form:
         payload["value"] = form["value"]
     if "player" in form:
@@ -282,7 +285,7 @@ def _form_action() -> dict:
         for key, value in form.items():
             name = key.removeprefix("option.")
             if key.startswith("option.") and game and name in game.OPTIONS:
-                payload["options"][name] = int(value) if value.lstrip("-").isdigit() else value
+                payload["options"][name] = int(value) if WHOLE.fullmatch(value) else value
     return payload
 
 

@@ -2,6 +2,7 @@
 
 import os
 import random
+import shutil
 import socket
 import subprocess
 import sys
@@ -131,6 +132,7 @@ class Server:
 
     def __init__(self, *args, port=None, instance=None, host="127.0.0.1"):
         self.port = port or free_port()
+        self.own_instance = instance is None  # made here, so removed by stop()
         self.instance = instance or tempfile.mkdtemp(prefix="maxchen-")
         self.args, self.host = args, host
         self.url = f"http://127.0.0.1:{self.port}"
@@ -181,7 +183,11 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        return self.output()
+        output = self.output()
+        self.log.close()
+        if self.own_instance:
+            shutil.rmtree(self.instance, ignore_errors=True)
+        return output
 
 
 @pytest.fixture

@@ -237,7 +237,7 @@ def test_extracted_catalogue_is_current():
     with open(ROOT / "translations" / "messages.pot", "rb") as pot_file:
         pot = {m.id for m in read_po(pot_file) if m.id}
     method_map = [("maxchen/**.py", "python"), ("templates/**.html", "jinja2")]
-    keywords = {"_": None, "_l": None, "gettext": None, "ngettext": (1, 2)}
+    keywords = {"_": None, "_l": None, "N_": None, "gettext": None, "ngettext": (1, 2)}
     found = {
         (msg if isinstance(msg, str) else tuple(msg))
         for _file, _line, msg, _comments, _context in extract_from_dir(str(ROOT), method_map, keywords=keywords)
@@ -311,3 +311,18 @@ def test_a_second_phone_cannot_take_a_seat_at_a_one_phone_table(app):
 def _session(browser):
     with browser.session_transaction() as session:
         return dict(session)
+
+
+@pytest.mark.parametrize("value", ["²", "⁵", "5" * 5000, "-"])
+def test_odd_digits_in_forms_are_refused_not_a_crash(app, lobby, value):
+    """"²".isdigit() is true and int("²") fails: only ASCII whole numbers count."""
+    code, ann, ben = lobby
+    before = version(ann, code, "table")
+    for form in (
+        {"action": "configure", "rules": "poschen", "option.lives": value},
+        {"action": "start", "version": value},
+        {"action": "seat", "player": "x", "seat": value},
+    ):
+        response = act(ann, code, **form)
+        assert response.status_code == 200 and response.headers["X-Maxchen-Toast"] == "1"
+    assert version(ann, code, "table") == before

@@ -1,0 +1,44 @@
+"""The load benchmark's clients speak the protocols they claim to.
+
+The `browser` client must do what static/app.js does; if the page's script
+and the client drift apart, these fail.
+"""
+
+import importlib.util
+import math
+import re
+
+from tests.conftest import ROOT
+
+spec = importlib.util.spec_from_file_location("load", ROOT / "bench" / "load.py")
+load = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(load)
+PAGE = (ROOT / "static" / "app.js").read_text()
+
+
+def test_the_browser_client_follows_the_page_script():
+    assert re.search(r"io\(\{ auth: \{ (\w+): ROOM \}", PAGE)[1] == load.PAGE_AUTH_KEY
+    assert f'socket.on("{load.PARTS_EVENT}", (message) => applyParts(message.html, message.reset))' in PAGE
+    assert 'const ACT_URL = "/r/" + ROOM + "/act";' in PAGE and load.ACT_PATH == "/r/{code}/act"
+    assert f'xhr.getResponseHeader("{load.TOAST_HEADER}")' in PAGE
+    # The page keeps an area only when its mark (version, presence count) is newer; so does the client.
+    assert "const newer = a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);" in PAGE
+
+
+def test_the_browser_client_reads_the_parts_the_server_renders(app, rooms):
+    from maxchen import live
+
+    host = rooms.create("Ann")
+    rooms.join(host["code"], "Ben")
+    room = rooms.load(host["code"])
+    with app.app_context():
+        html = "".join(live.page_parts(room, host["player"], {}, 7, "en").values())
+    found = [(m[1], m[2], m[3]) for m in load.AREA.finditer(html)]
+    assert found == [("players", "1", "7"), ("table", "1", "7"), ("controls", "1", None)]
+    assert load.CUP.search(html)
+
+
+def test_a_short_run_of_both_kinds_against_the_real_server():
+    rows = load.main(["--kind", "both", "--players", "12", "--seconds", "3", "--processes", "1"])
+    assert [(row["kind"], row["players"], row["errors"]) for row in rows] == [("browser", 12, 0), ("bot", 12, 0)]
+    assert all(not math.isnan(row["p95"]) and row["actions/s"] > 0 for row in rows)

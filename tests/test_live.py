@@ -1,0 +1,132 @@
+"""The live table: what each socket is sent, for every registered rule set.
+
+Secrets are stripped by what is rendered, so the test reads what was
+actually pushed: the public parts (the room's channel, which a watcher
+without a seat receives) and each page's private part.
+"""
+
+import json
+import random
+import re
+
+import pytest
+
+from app import socketio
+from maxchen.rulesets import RULESETS
+from tests.conftest import SeededDice
+
+FACE = re.compile(r'class="die face-(\d)"')
+CUP = re.compile(r'id="cup-view">(.*?)</script>', re.S)
+
+
+def public_dice(view) -> int:
+    """How many dice the public view may show: the last reveal's, and the face of a standing bid."""
+    reveal = view.get("reveal") or {}
+    shown = reveal.get("dice") or []
+    count = sum(len(cup) for cup in shown.values()) if isinstance(shown, dict) else len(shown)
+    return count + (1 if view["phase"] == "playing" and view.get("bid") else 0)
+
+
+def parts(client) -> list[str]:
+    return [m["args"][0]["html"] for m in client.get_received() if m["name"] == "parts"]
+
+
+def page(app, code, token):
+    """A room page's socket: the browser's session cookie holds the seat."""
+    browser = app.test_client()
+    with browser.session_transaction() as session:
+        session["seats"] = {code: token}
+    return socketio.test_client(app, auth={"room": code}, flask_test_client=browser)
+
+
+def some_move(rooms, code, seats, rng) -> tuple[str, dict] | None:
+    """A legal move of some player, chosen at random."""
+    for seat in rng.sample(seats, len(seats)):
+        view = rooms.view(code, seat["player"])
+        allowed = [a for a in view["allowed"] if a != "start"]
+        if not allowed:
+            continue
+        action = rng.choice(allowed)
+        move = {"action": action}
+        if action == "announce":
+            move["value"] = rng.choice(view["choices"])
+        if action == "bid":
+            move.update(rng.choice(view["choices"]))
+        return seat["player"], move
+    return None
+
+
+@pytest.mark.parametrize("rules", sorted(RULESETS))
+@pytest.mark.parametrize("seed", [1, 2])
+def test_pushed_parts_never_hold_a_hidden_die(app, rooms, rules, seed):
+    rooms.dice = SeededDice(seed)
+    rng = random.Random(seed)
+    ruleset = RULESETS[rules]
+    host = rooms.create("Ann", rules)
+    code = host["code"]
+    seats = [host] + [rooms.join(code, name) for name in ("Ben", "Cem", "Dora")[: max(2, ruleset.MIN_PLAYERS)]]
+    watcher = socketio.test_client(app, auth={"room": code, "watch": True})
+    pages = {seat["player"]: page(app, code, seat["token"]) for seat in seats}
+    assert watcher.is_connected() and all(p.is_connected() for p in pages.values())
+    rooms.act(code, host["player"], {"action": "start"})
+    for _ in range(600):
+        room = rooms.load(code)
+        public = room.public_view(rooms.connected(code))
+        # The watcher holds exactly the public parts: no cup, no die but the public ones.
+        for html in parts(watcher):
+            assert "cup-view" not in html
+            if 'id="table"' in html:
+                assert len(FACE.findall(html)) == public_dice(public), html
+        # Each page's private part holds its own dice, or none.
+        for player, client in pages.items():
+            own = room.view_for(player, {})["dice"]
+            for html in parts(client):
+                for cup in CUP.findall(html):
+                    assert json.loads(cup)["dice"] in (None, own)
+                if 'id="table"' in html:
+                    assert len(FACE.findall(html)) == public_dice(public)
+        if room.phase != "playing":
+            break
+        move = some_move(rooms, code, seats, rng)
+        assert move, "somebody can always move while a game runs"
+        rooms.act(code, *move)
+    assert rooms.load(code).phase == "over"
+
+
+def test_a_watcher_gets_the_public_parts_and_nothing_else(app, rooms, dice):
+    host = rooms.create("Ann")
+    code = host["code"]
+    ben = rooms.join(code, "Ben")
+    watcher = socketio.test_client(app, auth={"room": code.lower(), "watch": True})
+    (welcome,) = parts(watcher)
+    assert 'id="players"' in welcome and 'id="table"' in welcome and 'id="controls"' not in welcome
+    # A watcher is nobody at the table: not counted, cannot act or signal.
+    assert rooms.connected(code) == {}
+    assert watcher.emit("action", {"action": "start"}, callback=True)["error"]["code"] == "bad_token"
+    assert watcher.emit("signal", {"activity": "peeking"}, callback=True)["error"]["code"] == "bad_token"
+    dice.add((6, 3))
+    rooms.act(code, host["player"], {"action": "start"})
+    rooms.act(code, host["player"], {"action": "shake"})
+    pushed = parts(watcher)
+    assert pushed and not any("face-6" in html or "face-3" in html for html in pushed)
+    rooms.act(code, host["player"], {"action": "announce", "value": 63})
+    rooms.act(code, ben["player"], {"action": "check"})
+    reveal = [html for html in parts(watcher) if 'id="table"' in html][-1]
+    assert FACE.findall(reveal) == ["6", "3"]  # a check shows the dice to everyone
+    assert not socketio.test_client(app, auth={"room": "ZZZZZ", "watch": True}).is_connected()
+
+
+def test_a_peek_touches_the_players_area_and_nothing_else(app, rooms, dice):
+    host = rooms.create("Ann")
+    code = host["code"]
+    ben = rooms.join(code, "Ben")
+    ann_page, ben_page = page(app, code, host["token"]), page(app, code, ben["token"])
+    dice.add((5, 2))
+    rooms.act(code, host["player"], {"action": "start"})
+    rooms.act(code, host["player"], {"action": "shake"})
+    parts(ann_page), parts(ben_page)
+    assert ann_page.emit("signal", {"activity": "peeking"}, callback=True) == {"ok": True}
+    (pushed,) = parts(ben_page)
+    assert re.findall(r'<(?:div|section) id="(\w+)"', pushed) == ["players"]
+    assert 'data-activity="peeking"' in pushed
+    assert parts(ann_page) == [pushed]  # the peeker's own controls are not sent again
