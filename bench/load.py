@@ -31,6 +31,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -77,6 +78,16 @@ class Client:
         self.shows(self.version)
         return future
 
+    async def dial(self, **options):
+        """Connect the socket; like the page's Socket.IO client, try again after a failure."""
+        for attempt in range(3):
+            try:
+                return await self.sio.connect(self.base, transports=["websocket"], **options)
+            except socketio.exceptions.ConnectionError:
+                if attempt == 2:
+                    raise
+                await asyncio.sleep(0.5 + random.random())
+
     async def close(self):
         await self.sio.disconnect()
 
@@ -105,9 +116,7 @@ class BrowserClient(Client):
     async def connect(self):
         cookies = "; ".join(f"{c.key}={c.value}" for c in self.http.cookie_jar)
         self.sio.on(PARTS_EVENT, lambda message: self.apply(message["html"], message.get("reset", False)))
-        await self.sio.connect(
-            self.base, auth={PAGE_AUTH_KEY: self.code}, headers={"Cookie": cookies}, transports=["websocket"]
-        )
+        await self.dial(auth={PAGE_AUTH_KEY: self.code}, headers={"Cookie": cookies})
 
     def apply(self, html: str, reset=False):
         """What the page's applyParts does: keep each area only if newer."""
@@ -158,7 +167,7 @@ class BotClient(Client):
 
     async def connect(self):
         self.sio.on("view", self.on_view)
-        await self.sio.connect(self.base, auth={"token": self.token}, transports=["websocket"])
+        await self.dial(auth={"token": self.token})
 
     def on_view(self, view):
         self.mine = view
@@ -305,7 +314,11 @@ async def _share(kind, base, players, seconds, ready, go) -> dict:
 
 
 def _client(kind, base, players, seconds, ready, go, results):
-    results.put(asyncio.run(_share(kind, base, players, seconds, ready, go)))
+    try:
+        results.put(asyncio.run(_share(kind, base, players, seconds, ready, go)))
+    except Exception as error:  # noqa: BLE001 - reported by the parent, never a hang
+        ready.abort()
+        results.put({"failed": repr(error)})
 
 
 def step(kind, base, players, seconds, pid, processes) -> dict:
@@ -321,7 +334,12 @@ def step(kind, base, players, seconds, pid, processes) -> dict:
     ]
     for worker in workers:
         worker.start()
-    ready.wait()
+    try:
+        ready.wait(timeout=600)
+    except threading.BrokenBarrierError:
+        go.abort()
+        failed = [part for part in (results.get(timeout=30) for _ in workers) if "failed" in part]
+        raise RuntimeError(f"a client process failed while seating: {failed}") from None
     time.sleep(1)
     cpu0, _ = _proc(pid) if pid else (0, 0)
     started = time.perf_counter()

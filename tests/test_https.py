@@ -128,15 +128,15 @@ def test_loopback_addresses_serve_plain_http(host, loopback):
 def test_sessions_survive_a_restart(tmp_path):
     """The session key is made once and kept, so restarts log nobody out."""
     sys.path.insert(0, str(ROOT))
-    import app
+    from maxchen import serve
 
     env = os.environ.pop("MAXCHEN_SECRET_KEY", None)
     try:
-        first = app.secret_key(tmp_path)
-        assert app.secret_key(tmp_path) == first
+        first = serve.secret_key(tmp_path)
+        assert serve.secret_key(tmp_path) == first
         assert len(first) == 64
         os.environ["MAXCHEN_SECRET_KEY"] = "from-the-environment"
-        assert app.secret_key(tmp_path) == "from-the-environment"
+        assert serve.secret_key(tmp_path) == "from-the-environment"
     finally:
         os.environ.pop("MAXCHEN_SECRET_KEY", None)
         if env is not None:

@@ -315,7 +315,7 @@ def _session(browser):
 
 @pytest.mark.parametrize("value", ["²", "⁵", "5" * 5000, "-"])
 def test_odd_digits_in_forms_are_refused_not_a_crash(app, lobby, value):
-    """"²".isdigit() is true and int("²") fails: only ASCII whole numbers count."""
+    """ "²".isdigit() is true and int("²") fails: only ASCII whole numbers count."""
     code, ann, ben = lobby
     before = version(ann, code, "table")
     for form in (

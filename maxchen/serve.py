@@ -1,0 +1,155 @@
+"""Starting the server: the instance folder's key, listeners, TLS, the banner.
+
+Plain HTTP on loopback, HTTPS on the LAN addresses (phones need a secure
+context for motion sensors). No pool ceiling of our own: what one process
+holds is set by its file descriptors, memory and CPU.
+"""
+
+import os
+import secrets
+from pathlib import Path
+
+from . import tls
+
+# An idle HTTP connection is closed after this many seconds (as Apache does): each
+# one holds about 40 KB, and a phone opens a new one in a moment when it acts.
+KEEPALIVE_IDLE = 5
+BACKLOG = 1024  # connections waiting to be accepted: a whole class joins in the same second
+
+
+def secret_key(folder: Path) -> str:
+    """MAXCHEN_SECRET_KEY, else a key made once and kept in the instance folder."""
+    if os.environ.get("MAXCHEN_SECRET_KEY"):
+        return os.environ["MAXCHEN_SECRET_KEY"]
+    path = folder / "secret_key"
+    if not path.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        tls.write_private(path, secrets.token_hex(32).encode())
+    return path.read_text().strip()
+
+
+def listeners(args, instance: Path) -> list[tuple[str, int, tuple | None]]:
+    """(host, port, (cert, key) or None) to listen on.
+
+    Plain HTTP on loopback; HTTPS on the LAN addresses, so that phones get
+    motion sensors. --no-tls, or a loopback --host, serves plain HTTP only.
+    """
+    if args.no_tls:
+        return [(args.host, args.port, None)]
+    if tls.is_loopback(args.host):
+        return [(args.host, args.port, None)]
+    wildcard = args.host in ("0.0.0.0", "::", "")
+    lan = tls.lan_addresses() if wildcard else [args.host]
+    pair = (Path(args.cert), Path(args.key)) if args.cert and args.key else tls.ensure_certificate(instance, lan)
+    found = [("127.0.0.1", args.port, None)] if wildcard else []
+    return found + [(address, args.port, pair) for address in lan]
+
+
+def url(host, port, pair) -> str:
+    """The address people type for one listener."""
+    shown = f"[{host}]" if ":" in host else host
+    return f"{'https' if pair else 'http'}://{shown}:{port}/"
+
+
+def open_files() -> int:
+    """Raise this process's open-file limit to the hard limit; the limit now."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        target = 65536 if hard == resource.RLIM_INFINITY else hard
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        soft = target
+    return soft
+
+
+def bind(app, spots, mode):
+    """Listen on every spot (failing loudly when busy); returns serve_forever."""
+    if mode == "eventlet":
+        import eventlet
+        import eventlet.wsgi
+
+        servers = []
+        for host, port, pair in spots:
+            family = eventlet.green.socket.getaddrinfo(host, port)[0][0]
+            # eventlet.listen turns SO_REUSEPORT on by default; a second server on
+            # a busy port must fail instead of sharing it.
+            sock = eventlet.listen((host, port), family, backlog=BACKLOG, reuse_port=False)
+            if pair:
+                sock = eventlet.wrap_ssl(sock, certfile=str(pair[0]), keyfile=str(pair[1]), server_side=True)
+            servers.append(sock)
+
+        # eventlet's default pool is 1,024 connections: ours is the open-file limit.
+        capacity = open_files() - 64
+
+        def serve():
+            pool = eventlet.GreenPool()
+            for sock in servers:
+                pool.spawn(
+                    eventlet.wsgi.server, sock, app, log_output=False, max_size=capacity, keepalive=KEEPALIVE_IDLE
+                )
+            pool.waitall()
+
+        return serve
+    if mode == "gevent":
+        import gevent
+        from gevent import pywsgi
+
+        servers = []
+        for host, port, pair in spots:
+            ssl = {"certfile": str(pair[0]), "keyfile": str(pair[1])} if pair else {}
+            server = pywsgi.WSGIServer((host, port), app, log=None, **ssl)
+            server.init_socket()
+            servers.append(server)
+
+        def serve():
+            for server in servers:
+                server.start()
+            gevent.wait()
+
+        return serve
+    import threading
+
+    from werkzeug.serving import make_server
+
+    servers = [
+        make_server(host, port, app, threaded=True, ssl_context=(str(pair[0]), str(pair[1])) if pair else None)
+        for host, port, pair in spots
+    ]
+
+    def serve():
+        threads = [threading.Thread(target=server.serve_forever, daemon=True) for server in servers]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+
+    return serve
+
+
+def banner(spots, mode):
+    """What the terminal shows once the server is up: addresses and a QR code."""
+    import segno
+
+    local = [url(*spot) for spot in spots if not spot[2]]
+    lan = [url(*spot) for spot in spots if spot[2]]
+    print(f"maxchen ({mode}) is up.", flush=True)
+    for address in local:
+        print(f"  On this computer:       {address}", flush=True)
+    for address in lan:
+        print(f"  Phones on this network: {address}", flush=True)
+    if lan:
+        segno.make(lan[0], error="l").terminal(compact=True)
+        print(
+            "  Each phone warns once about the certificate (it is made by this server):\n"
+            "  tap Advanced > Proceed (Android) or Show Details > visit this website (iPhone).",
+            flush=True,
+        )
+
+
+def tune_gc():
+    """Fewer, cheaper garbage collections: thousands of open sockets make a full one slow."""
+    import gc
+
+    gc.collect()
+    gc.freeze()  # what start-up made lives as long as the process: never scan it again
