@@ -84,12 +84,12 @@ def init_app(app, socketio, rooms, select_locale, languages):
             return messages.answer(error, socket.lang if socket else None)
 
     @socketio.on("action")
-    def action(payload):
+    def action(payload=None):
         """Sent by a player; acked with {"view"} or {"error"}; all get what changed."""
         return as_member(lambda code, player: {"view": rooms.act(code, player, payload)})
 
     @socketio.on("signal")
-    def signal(payload):
+    def signal(payload=None):
         """Sent while a player shakes or peeks; the others' players area shows it, never the dice."""
         activity = payload.get("activity") if isinstance(payload, dict) else "?"
         return as_member(lambda code, player: rooms.signal(code, player, activity) or {"ok": True})

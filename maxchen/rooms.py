@@ -203,15 +203,14 @@ class Rooms:
 
     def disconnect(self, sid: str):
         """A connection closed."""
-        socket = self.presence.get(sid)
-        if socket is None:
+        socket = self.presence.remove(sid)  # first: whatever happens next, it no longer counts
+        if socket is None or socket.player is None:
             return
         try:
             with self._locked(socket.code) as room:
-                if self.presence.remove(sid) and socket.player is not None:
-                    self._notify(room, areas=("players",))
+                self._notify(room, areas=("players",))
         except IllegalMove:
-            self.presence.remove(sid)  # the room is gone
+            pass  # the room is gone
 
     def signal(self, code, player, activity):
         """A player starts or stops shaking or peeking; others see it, nothing more."""

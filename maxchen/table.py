@@ -211,6 +211,13 @@ class Room:
         ruleset = RULESETS[rules]
         base = self.options if rules == self.rules else ruleset.default_options()
         self.options = {**base, **ruleset.check_options(options)}
+        if rules != self.rules and self.game is not None:
+            # The finished game belongs to the old rule set: a clean lobby for the new one.
+            self.game = None
+            self.phase = "lobby"
+            self.seats = self.members()
+            for seat in self.seats:
+                seat.waiting = False
         self.rules = rules
 
     def _seat(self, player, payload, connected, dice):

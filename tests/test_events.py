@@ -143,3 +143,10 @@ def test_others_see_a_peek_but_never_the_dice(sio, table, dice):
     a.emit("signal", {"activity": None}, callback=True)
     (view,) = views(b)
     assert all(p["activity"] is None for p in view["players"])
+
+
+def test_events_without_a_body_are_answered_not_dropped(sio, table):
+    code, ann, ben, cem = table
+    a = sio(ann["token"])
+    assert a.emit("action", callback=True)["error"]["code"] == "bad_request"
+    assert a.emit("signal", callback=True)["error"]["code"] == "bad_request"

@@ -333,3 +333,24 @@ def test_nobody_joins_a_one_phone_table():
     rooms.store.save(code, data)
     rooms.act(code, device["player"], {"action": "start"})
     refused("one_phone", rooms.join, code, "Eve")
+
+
+@pytest.mark.parametrize(("first", "then"), [("maexchen", "luegen"), ("luegen", "maexchen"), ("maexchen", "poschen")])
+def test_a_new_rule_set_after_a_game_starts_a_clean_lobby(first, then):
+    """Hardening 2: the finished game of the old rule set must not be loaded as the new one."""
+    rooms = Rooms(dice=FixedDice([(6, 5)] * 50))
+    ann = rooms.create("Ann", first)
+    code = ann["code"]
+    ben = rooms.join(code, "Ben")
+    rooms.join(code, "Cem")
+    rooms.act(code, ann["player"], {"action": "start"})
+    rooms.act(code, ben["player"], {"action": "leave"})  # Ben goes for good mid-game
+    data = rooms.store.load(code)
+    data["phase"] = "over"
+    rooms.store.save(code, data)
+    view = rooms.act(code, ann["player"], {"action": "configure", "options": {"rules": then}})
+    assert (view["rules"], view["phase"], view["reveal"]) == (then, "lobby", None)
+    assert [p["name"] for p in view["players"]] == ["Ann", "Cem"]
+    assert rooms.load(code).game is None
+    if then != "luegen":  # Lügen needs three
+        assert rooms.act(code, ann["player"], {"action": "start"})["phase"] == "playing"
