@@ -6,7 +6,7 @@ gets rendered parts; a bot (auth {"token"}) gets its JSON view; a watcher
 """
 
 from flask import request, session
-from flask_socketio import join_room
+from flask_socketio import ConnectionRefusedError, join_room  # noqa: A004 - sends its data to the client
 from socketio.packet import Packet
 
 from . import messages

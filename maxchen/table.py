@@ -307,7 +307,10 @@ class Room:
 
     def public_view(self, connected: dict, players: list | None = None) -> dict:
         """What everyone at the table may see: a seatless watcher's view."""
-        return self._view(None, connected, players)
+        view = self._view(None, connected, players)
+        if self.shared:
+            view["shared"] = self._shared()  # who holds the phone is no secret at the table
+        return view
 
     def private_for(self, player: str) -> dict:
         """The part of `player`'s view that only they see, and all their moves answer.
@@ -343,6 +346,7 @@ class Room:
             "answers": answers,
             "waiting": seat.waiting if seat else False,
             "out": game.player_fields(you)["out"] if game is not None and you in game.players else False,
+            "safe": game.player_fields(you).get("safe", False) if game is not None and you in game.players else False,
             "shared": shared,
             "reveal": reveal,
             "names": {s.id: s.name for s in self.seats if s.id in shown},

@@ -75,10 +75,18 @@
     xhr.addEventListener("load", () => {
       if (xhr.status !== 200) return;
       // A refusal is a toast (server-rendered, user text escaped there).
-      if (xhr.getResponseHeader("X-Maxchen-Toast")) $("toast").innerHTML = xhr.responseText;
+      if (xhr.getResponseHeader("X-Maxchen-Toast")) toast(xhr.responseText);
       else applyParts(xhr.responseText, false);
     });
   });
+
+  // A refusal shows for a few seconds (or until tapped), never over the next turn.
+  let toastTimer = null;
+  function toast(html) {
+    $("toast").innerHTML = html;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { $("toast").textContent = ""; }, 4000);
+  }
 
   function act(action, extra) {
     if (!view) return;
@@ -150,6 +158,8 @@
     lastReveal = round;
   }
 
+  let revealTimer = null;
+
   function showReveal() {
     const card = $("reveal");
     if (!card) return;
@@ -159,7 +169,8 @@
     overlay.hidden = false;
     const hide = () => { overlay.hidden = true; };
     overlay.onclick = hide;
-    setTimeout(hide, reducedMotion ? 2500 : 3500);
+    clearTimeout(revealTimer); // a new reveal gets its whole time
+    revealTimer = setTimeout(hide, reducedMotion ? 2500 : 3500);
   }
 
   // --- the cup -------------------------------------------------------------
@@ -303,17 +314,21 @@
         }
         if (Math.hypot(d.vx, d.vy) > 0.3) moving = true;
       }
-      const [a, b] = this.dice;
-      if (a && b) {
-        const dx = b.x - a.x;
-        const dy = b.y - a.y;
-        const dist = Math.hypot(dx, dy) || 1;
-        if (dist < 50) {
-          const push = (50 - dist) / 2;
-          a.x -= (dx / dist) * push; a.y -= (dy / dist) * push;
-          b.x += (dx / dist) * push; b.y += (dy / dist) * push;
-          [a.vx, b.vx] = [b.vx, a.vx];
-          [a.vy, b.vy] = [b.vy, a.vy];
+      // Dice push each other apart (two in Mäxchen, three in Lügen): every pair.
+      for (let i = 0; i < this.dice.length; i++) {
+        for (let j = i + 1; j < this.dice.length; j++) {
+          const a = this.dice[i];
+          const b = this.dice[j];
+          const dx = b.x - a.x;
+          const dy = b.y - a.y;
+          const dist = Math.hypot(dx, dy) || 1;
+          if (dist < 50) {
+            const push = (50 - dist) / 2;
+            a.x -= (dx / dist) * push; a.y -= (dy / dist) * push;
+            b.x += (dx / dist) * push; b.y += (dy / dist) * push;
+            [a.vx, b.vx] = [b.vx, a.vx];
+            [a.vy, b.vy] = [b.vy, a.vy];
+          }
         }
       }
       return moving;

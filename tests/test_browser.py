@@ -326,10 +326,13 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
             phone.page.wait_for_selector("#reveal-overlay:not([hidden])")
         assert rounds < 20
 
-    # Game over: a winner on every phone, the others out.
+    # Game over: a winner on every phone, the others out; the result is on screen, not under the QR code.
     for phone in phones:
         phone.page.wait_for_selector(".result")
         assert phone.page.locator(".player.out").count() == 2
+        assert phone.page.locator(".share").is_hidden()
+        box = phone.page.locator(".result h2").bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= 844
     assert accepted
     ann.page.wait_for_selector("#reveal-overlay", state="hidden", timeout=6000)
     ann.shot("game-over")
@@ -436,6 +439,8 @@ def test_one_phone_passed_around_the_table_to_a_winner(browser, server):
     phone.shot("pass-game-over")
     assert page.locator(".player.out").count() == 2
     assert page.locator(".hearts").count() == 3  # Poschen: lives as hearts
+    # One phone: nobody is online or offline, nobody is host, nobody can be removed.
+    assert page.locator(".player .dot, .player button[data-action=remove]:visible").count() == 0
     assert phone.errors == []
     phone.context.close()
 

@@ -251,6 +251,8 @@ def test_one_phone_form_starts_a_covered_table(client):
     html = client.get(response.headers["Location"]).get_data(as_text=True)
     assert "Pass the phone to Anna" in html
     assert 'data-shared="1"' in html
+    # One phone: no online dots, no host, no way to remove a player from the table.
+    assert 'class="dot' not in html and 'data-action="remove"' not in html and ">host<" not in html
     assert html.count('class="heart full"') == 15  # three players, five lives each
 
 
