@@ -654,3 +654,20 @@ def test_live_table_keeps_choices_counts_simultaneous_shakes_and_names_the_faste
     for phone in (ann, ben, cem):
         assert phone.errors == []
         phone.context.close()
+
+
+@pytest.mark.parametrize("path", ["/", "/r/{code}"])
+def test_forms_fill_the_phone_width(browser, server, path):
+    """A collapsed form on the first screen shipped once: every field and button spans its card."""
+    import requests
+
+    code = requests.post(server.url + "/api/rooms", json={"name": "Ann"}, timeout=5).json()["code"]
+    phone = Phone(browser, server.url)
+    phone.page.goto(server.url + path.format(code=code))
+    widths = phone.page.eval_on_selector_all(
+        "main form input:not([type=hidden]), main form select, main form textarea, main form button",
+        "els => els.map(e => e.getBoundingClientRect().width)",
+    )
+    assert widths and min(widths) >= 300, widths
+    assert phone.page.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.context.close()
