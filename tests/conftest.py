@@ -105,6 +105,22 @@ def table(api):
 
 
 @pytest.fixture
+def doubt_race():
+    """A Lügen room where Cem's doubt has just won; Ben's doubt answers the bid before it."""
+    rooms = Rooms(dice=FixedDice([[2, 3, 4]] * 3))
+    ann = rooms.create("Ann", "luegen")
+    code = ann["code"]
+    ben = rooms.join(code, "Ben")
+    cem = rooms.join(code, "Cem")
+    rooms.act(code, ann["player"], {"action": "start"})
+    for seat in (ann, ben, cem):
+        rooms.act(code, seat["player"], {"action": "shake"})
+    view = rooms.act(code, ann["player"], {"action": "bid", "count": 1, "face": 5})
+    rooms.act(code, cem["player"], {"action": "doubt", "version": view["version"]})
+    return rooms, code, ben, view["version"]
+
+
+@pytest.fixture
 def sio(app):
     """Make Socket.IO test clients for tokens; disconnects them afterwards."""
     made = []

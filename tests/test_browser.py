@@ -184,6 +184,11 @@ def peek(phone, others, screenshot=None) -> list[int]:
     return dice
 
 
+def settled(phone):
+    """Wait until the page's animations (the reveal's pop and tumble) have finished."""
+    phone.page.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')")
+
+
 def marks(phones) -> dict:
     """Where each phone's received frames stand now."""
     return {id(phone): len(phone.frames) for phone in phones}
@@ -288,7 +293,7 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
     cem.page.click("#controls button[data-action=check]")
     for phone in phones:
         phone.page.wait_for_selector("#reveal-overlay:not([hidden]) .reveal")
-    time.sleep(0.7)  # let the animation settle for the picture
+    settled(cem)  # the picture after the animation
     cem.shot("reveal")
     ben_dice = [int(x) for x in re.findall(r"face-(\d)", cem.page.inner_html("#stage .reveal-dice"))]
     assert len(ben_dice) == 2
@@ -461,21 +466,9 @@ def cup_view(phone) -> dict:
 
 
 def test_four_phones_play_luegen_to_its_loser(browser, server):
-    names = ["Ann", "Ben", "Cem", "Dora"]
-    phones = [Phone(browser, server.url) for _ in names]
-    host = phones[0]
-    host.page.goto(server.url + "/")
-    host.page.fill("form[action='/rooms'] input[name=name]", "Ann")
-    host.page.click("form[action='/rooms'] button[type=submit]")
-    code = host.page.inner_text(".big-code").strip()
-    for phone, name in zip(phones[1:], names[1:], strict=True):
-        phone.page.goto(f"{server.url}/r/{code}")
-        phone.page.fill("main input[name=name]", name)
-        phone.page.click("main form button[type=submit]")
-    host.page.wait_for_function("document.querySelectorAll('.lobby-list .player').length === 4")
     # The host picks Lügen and two beer mats in the lobby.
-    host.page.select_option("form.options select[name=rules]", "luegen")
-    host.page.wait_for_selector("#table [data-meta][data-rules=luegen]", state="attached")
+    phones, code = join_phones(browser, server, ["Ann", "Ben", "Cem", "Dora"], ["en-US"] * 4, rules="luegen")
+    host = phones[0]
     host.page.select_option("form.options select[name='option.mats']", "2")
     host.page.wait_for_function("document.querySelector('#table .lobby-rules').textContent.includes('Beer mats: 2')")
     host.page.click("button[data-action=start]")
@@ -527,7 +520,7 @@ def test_four_phones_play_luegen_to_its_loser(browser, server):
             phone.page.wait_for_selector("#reveal-overlay:not([hidden]) .cups")
             assert phone.page.locator("#reveal-overlay .cups li").count() == len(in_game)
         if rounds == 0:
-            time.sleep(0.7)
+            settled(host)
             host.shot("luegen-reveal")
         for phone in phones:
             phone.page.evaluate(

@@ -176,24 +176,15 @@ def test_views_hold_only_your_own_cup():
     assert game.view_for(None)["dice"] is None
 
 
-def test_a_doubt_that_lost_the_race_names_who_was_faster():
-    rooms = Rooms(dice=FixedDice([[2, 3, 4]] * 3))
-    ann = rooms.create("Ann", "luegen")
-    code = ann["code"]
-    ben = rooms.join(code, "Ben")
-    cem = rooms.join(code, "Cem")
-    rooms.act(code, ann["player"], {"action": "start"})
-    for seat in (ann, ben, cem):
-        rooms.act(code, seat["player"], {"action": "shake"})
-    view = rooms.act(code, ann["player"], {"action": "bid", "count": 1, "face": 5})
-    rooms.act(code, cem["player"], {"action": "doubt", "version": view["version"]})
+def test_a_doubt_that_lost_the_race_names_who_was_faster(doubt_race):
+    rooms, code, ben, version = doubt_race
     with pytest.raises(IllegalMove) as caught:
-        rooms.act(code, ben["player"], {"action": "doubt", "version": view["version"]})
+        rooms.act(code, ben["player"], {"action": "doubt", "version": version})
     assert (caught.value.code, messages.text(caught.value)) == ("stale", "Cem was faster.")
     with pytest.raises(IllegalMove) as caught:
         rooms.act(code, ben["player"], {"action": "doubt"})
     assert messages.text(caught.value) == "Cem was faster."
-    view = rooms.view(code, ann["player"])
+    view = rooms.view(code, ben["player"])
     assert [p["mats"] for p in view["players"]] == [1, 0, 0] and view["stack"] == 11
 
 

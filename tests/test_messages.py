@@ -3,9 +3,7 @@
 import pytest
 
 from maxchen import messages
-from maxchen.dice import FixedDice
 from maxchen.errors import REASONS, IllegalMove
-from maxchen.rooms import Rooms
 
 PARAMS = {
     "option": "mats",
@@ -32,30 +30,14 @@ def test_every_reason_reads_as_a_sentence_in_every_language(app, reason, lang):
         assert text != messages.text(IllegalMove(reason, **PARAMS)), f"{reason} is not translated to {lang}"
 
 
-@pytest.fixture
-def race():
-    """A Lügen room where Cem's doubt has just won; Ben's doubt answers the old bid."""
-    rooms = Rooms(dice=FixedDice([[2, 3, 4]] * 3))
-    ann = rooms.create("Ann", "luegen")
-    code = ann["code"]
-    ben = rooms.join(code, "Ben")
-    cem = rooms.join(code, "Cem")
-    rooms.act(code, ann["player"], {"action": "start"})
-    for seat in (ann, ben, cem):
-        rooms.act(code, seat["player"], {"action": "shake"})
-    view = rooms.act(code, ann["player"], {"action": "bid", "count": 1, "face": 5})
-    rooms.act(code, cem["player"], {"action": "doubt", "version": view["version"]})
-    return rooms, code, ben, view["version"]
-
-
 @pytest.mark.parametrize(
     ("accept", "text"),
     [("de-DE,de;q=0.9", "Cem war schneller."), ("ru", "Cem успел(а) раньше."), ("", "Cem was faster.")],
 )
-def test_the_api_answers_a_lost_race_in_the_callers_language(race, accept, text):
+def test_the_api_answers_a_lost_race_in_the_callers_language(doubt_race, accept, text):
     from app import create_app
 
-    rooms, code, ben, version = race
+    rooms, code, ben, version = doubt_race
     client = create_app({"TESTING": True, "ROOMS": rooms, "SECRET_KEY": "t"}).test_client()
     response = client.post(
         f"/api/rooms/{code}/actions",
@@ -72,10 +54,10 @@ def test_the_api_answers_a_lost_race_in_the_callers_language(race, accept, text)
     )
 
 
-def test_a_socket_ack_speaks_the_lang_the_bot_sent(race):
+def test_a_socket_ack_speaks_the_lang_the_bot_sent(doubt_race):
     from app import create_app, socketio
 
-    rooms, code, ben, version = race
+    rooms, code, ben, version = doubt_race
     app = create_app({"TESTING": True, "ROOMS": rooms, "SECRET_KEY": "t"})
     bot = socketio.test_client(app, auth={"token": ben["token"], "lang": "de"})
     ack = bot.emit("action", {"action": "doubt", "version": version}, callback=True)
