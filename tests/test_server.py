@@ -152,7 +152,7 @@ def test_other_async_modes_play_a_game(mode):
 def test_a_busy_port_fails_loudly(server):
     second = Server(port=server.port)
     assert second.process.wait(20) == 1
-    assert "cannot listen" in second.output()
+    assert "cannot listen" in second.stop()
     # The first server still answers alone.
     assert requests.get(server.url + "/", timeout=5).status_code == 200
 
