@@ -38,7 +38,7 @@ def init_app(app, socketio, rooms, select_locale, languages):
 
         The others see the new connection in the players area (nothing else).
         """
-        if rooms.presence.get(request.sid):
+        if rooms.presence.get(request.sid) or _established():
             return None  # a client event named "connect": not a connection
         auth = auth if isinstance(auth, dict) else {}
         try:
@@ -67,9 +67,15 @@ def init_app(app, socketio, rooms, select_locale, languages):
         lang = auth.get("lang")
         return lang if isinstance(lang, str) and lang in languages else select_locale()
 
+    def _established() -> bool:
+        """An open, settled connection: during a real connect or disconnect it is not."""
+        return socketio.server.manager.is_connected(request.sid, request.namespace or "/")
+
     @socketio.on("disconnect")
     def disconnect(*_reason):
         """The player's seat stays; `connected` turns false for the others."""
+        if _established():
+            return  # a client event named "disconnect": the socket is still open
         live.forget(request.sid)
         rooms.disconnect(request.sid)
 

@@ -150,3 +150,16 @@ def test_events_without_a_body_are_answered_not_dropped(sio, table):
     a = sio(ann["token"])
     assert a.emit("action", callback=True)["error"]["code"] == "bad_request"
     assert a.emit("signal", callback=True)["error"]["code"] == "bad_request"
+
+
+def test_client_events_named_connect_or_disconnect_change_nothing(sio, table, rooms):
+    """Presence follows the real connection only (hardening 4)."""
+    code, ann, ben, cem = table
+    a = sio(ann["token"])
+    a.get_received()
+    a.emit("disconnect")
+    a.emit("connect", {"token": ben["token"]})
+    assert rooms.connected(code) == {ann["player"]: None}
+    assert a.emit("signal", {"activity": None}, callback=True) == {"ok": True}  # still Ann, still here
+    a.disconnect()
+    assert rooms.connected(code) == {}
