@@ -141,18 +141,23 @@ class Game:
 
     _STATE: tuple[str, ...] = ()  # the attributes that make up a game's state
 
-    def to_dict(self) -> dict:
-        """The whole state as plain data, hidden dice included."""
-        return copy.deepcopy({name: getattr(self, name) for name in self._STATE})
+    def to_dict(self, copy_state=True) -> dict:
+        """The whole state as plain data, hidden dice included.
+
+        `copy_state=False` hands out the game's own lists and dicts: only for
+        serialising at once (a store), never to keep.
+        """
+        state = {name: getattr(self, name) for name in self._STATE}
+        return copy.deepcopy(state) if copy_state else state
 
     @classmethod
-    def from_dict(cls, data: dict, dice) -> "Game":
-        """A game restored from `to_dict` output."""
+    def from_dict(cls, data: dict, dice, copy_state=True) -> "Game":
+        """A game restored from `to_dict` output (`copy_state=False`: data nobody else holds)."""
         game = cls.__new__(cls)
         game.dice = dice
         game._rolls = []
         for name in cls._STATE:
-            setattr(game, name, copy.deepcopy(data[name]))
+            setattr(game, name, copy.deepcopy(data[name]) if copy_state else data[name])
         return game
 
 

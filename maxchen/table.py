@@ -9,7 +9,7 @@ remove, leave, uncover); turn actions go to the rule set's `Game`. Its views:
 import hashlib
 import secrets
 import unicodedata
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from . import fastjson as json
 from .errors import IllegalMove
@@ -417,11 +417,11 @@ class Room:
             "code": self.code,
             "rules": self.rules,
             "options": dict(self.options),
-            "seats": [asdict(s) for s in self.seats],
+            "seats": [dict(vars(s)) for s in self.seats],
             "host": self.host,
             "version": self.version,
             "phase": self.phase,
-            "game": self.game.to_dict() if self.game else None,
+            "game": self.game.to_dict(copy_state=False) if self.game else None,
             "touched": self.touched,
             "shared": self.shared,
             "holder": self.holder,
@@ -431,7 +431,7 @@ class Room:
     @classmethod
     def from_dict(cls, data: dict, dice) -> "Room":
         """A room restored from `to_dict` output."""
-        game = RULESETS[data["rules"]].from_dict(data["game"], dice) if data["game"] else None
+        game = RULESETS[data["rules"]].from_dict(data["game"], dice, copy_state=False) if data["game"] else None
         return cls(
             code=data["code"],
             rules=data["rules"],
