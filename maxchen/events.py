@@ -58,12 +58,13 @@ def init_app(app, socketio, rooms, select_locale, languages):
         code = normalize_code(auth.get("room"))
         if auth.get("watch") is True:
             rooms.load(code)
-            return Socket(request.sid, code, None, select_locale())
+            return Socket(request.sid, code, None, _lang(auth))
         seats = session.get("seats")
         token = seats.get(code) if isinstance(seats, dict) else None
-        return Socket(request.sid, code, rooms.authenticate(code, token), select_locale())
+        return Socket(request.sid, code, rooms.authenticate(code, token), _lang(auth))
 
     def _lang(auth) -> str:
+        """The language a socket reads: the `lang` it sends, else its page's or browser's."""
         lang = auth.get("lang")
         return lang if isinstance(lang, str) and lang in languages else select_locale()
 

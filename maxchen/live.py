@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from . import fastjson as json
 from . import rules
-from .rulesets import DEFAULT, REGISTRY, RULESETS
+from .rulesets import DEFAULT, REGISTRY, RULESETS, TITLES
 
 PUBLIC_AREAS = ("players", "table")
 PRIVATE_AREA = "controls"
@@ -94,7 +94,7 @@ def _context(code: str, rules_name: str, names: dict, lang: str) -> dict:
         "option_specs": {name: option.describe() for name, option in rule_set.game.OPTIONS.items()},
         "option_labels": {key: _(label) for key, label in rule_set.labels.items()},
         "rulesets": list(RULESETS),
-        "titles": {name: ruleset.TITLE for name, ruleset in RULESETS.items()},
+        "titles": TITLES,
     }
 
 

@@ -47,15 +47,17 @@ class Rooms:
         with self._guard:
             lock = self._locks.get(code)
             if lock is None:
-                # No lock for a code nobody created: guessing codes costs no memory.
-                if self.store.load(code) is None:
-                    raise IllegalMove("room_not_found")
+                self._data(code)  # no lock for a code nobody created: guessing costs no memory
                 lock = self._locks.setdefault(code, threading.Lock())
         with lock:
-            data = self.store.load(code)
-            if data is None:
-                raise IllegalMove("room_not_found")
-            yield Room.from_dict(data, self.dice)
+            yield Room.from_dict(self._data(code), self.dice)
+
+    def _data(self, code: str) -> dict:
+        """The stored room, or IllegalMove `room_not_found`."""
+        data = self.store.load(code)
+        if data is None:
+            raise IllegalMove("room_not_found")
+        return data
 
     def _commit(self, room: Room, before: set[str]):
         """Save a changed room, then tell everyone connected."""
@@ -82,10 +84,7 @@ class Rooms:
 
     def load(self, code) -> Room:
         """The room as it is now (read only: changes go through `act`)."""
-        data = self.store.load(normalize_code(code))
-        if data is None:
-            raise IllegalMove("room_not_found")
-        return Room.from_dict(data, self.dice)
+        return Room.from_dict(self._data(normalize_code(code)), self.dice)
 
     # --- what the transports call ------------------------------------------
 
@@ -140,10 +139,7 @@ class Rooms:
 
     def authenticate(self, code, token) -> str:
         """The player id a token stands for in that room."""
-        code = normalize_code(code)
-        data = self.store.load(code)
-        if data is None:
-            raise IllegalMove("room_not_found")
+        data = self._data(normalize_code(code))
         if isinstance(token, str) and token:
             digest = hash_token(token)
             for seat in data["seats"]:

@@ -69,4 +69,5 @@ REGISTRY: dict[str, RuleSet] = {
     )
 }
 RULESETS: dict[str, type[Game]] = {name: rule_set.game for name, rule_set in REGISTRY.items()}
+TITLES: dict[str, str] = {name: game.TITLE for name, game in RULESETS.items()}
 DEFAULT = "maexchen"

@@ -325,6 +325,7 @@ class Room:
         turn = mine.get("turn")
         host = player == self.host
         answers = game.answers(you) if game is not None and you else None
+        standing = game.player_fields(you) if game is not None and you in game.players else {}
         shared = self._shared() if self.shared else None
         reveal = mine.get("reveal") if shared and not self.holder else None
         # Only the names this part shows: a newcomer's name leaves everyone's controls alone.
@@ -345,8 +346,8 @@ class Room:
             "step": turn["step"] if turn and turn["player"] == you else None,
             "answers": answers,
             "waiting": seat.waiting if seat else False,
-            "out": game.player_fields(you)["out"] if game is not None and you in game.players else False,
-            "safe": game.player_fields(you).get("safe", False) if game is not None and you in game.players else False,
+            "out": standing.get("out", False),
+            "safe": standing.get("safe", False),
             "shared": shared,
             "reveal": reveal,
             "names": {s.id: s.name for s in self.seats if s.id in shown},

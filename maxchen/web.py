@@ -28,7 +28,7 @@ from .api import json_error
 from .errors import IllegalMove
 from .live import page_parts, value_label
 from .rooms import normalize_code
-from .rulesets import DEFAULT, REGISTRY, RULESETS
+from .rulesets import DEFAULT, REGISTRY, RULESETS, TITLES
 
 bp = Blueprint("web", __name__)
 
@@ -55,8 +55,7 @@ def _rooms():
 
 @bp.app_context_processor
 def _helpers():
-    titles = {name: game.TITLE for name, game in RULESETS.items()}
-    return {"value_label": value_label, "languages": LANGUAGES, "locale": str(get_locale()), "titles": titles}
+    return {"value_label": value_label, "languages": LANGUAGES, "locale": str(get_locale()), "titles": TITLES}
 
 
 @bp.before_app_request
@@ -183,7 +182,7 @@ def room(code):
     code = _room_or_404(code)
     player = _me(code)
     if player is None:
-        if _rooms().store.load(code).get("shared"):
+        if _rooms().load(code).shared:
             message = _message(IllegalMove("one_phone"))
             return render_template("join.html", code=code, error=message, closed=True), 409
         return render_template("join.html", code=code, name=session.get("name", ""))
