@@ -321,8 +321,22 @@ def _client(kind, base, players, seconds, ready, go, results):
         results.put({"failed": repr(error)})
 
 
+async def warm_up(kind, base, actions=12):
+    """One room plays a few moves and leaves: the server's one-time costs are paid before RSS is read."""
+    room = (await seat_rooms(kind, base, ROOM_SIZE))[0]
+    await room[0].act({"action": "start"})
+    for _ in range(actions):
+        actor = next((c for c in room if next_move(c.mine)), None)
+        if actor is not None:
+            await actor.act(next_move(actor.mine))
+        await asyncio.sleep(0.05)
+    await asyncio.gather(*(client.close() for client in room))
+
+
 def step(kind, base, players, seconds, pid, processes) -> dict:
     """One load step, its clients spread over `processes` processes (one event loop is not enough)."""
+    asyncio.run(warm_up(kind, base))
+    time.sleep(0.5)
     _, rss_before = _proc(pid) if pid else (0, 0)
     ready, go = multiprocessing.Barrier(processes + 1), multiprocessing.Barrier(processes + 1)
     results = multiprocessing.Queue()

@@ -32,6 +32,14 @@ def init_app(app, socketio, rooms, select_locale, languages):
     rooms.push = live.push
     rooms.welcome = live.welcome
 
+    def close(socket):
+        """A newer socket of the same seat took this one's place."""
+        socketio.emit("replaced", {"room": socket.code}, to=socket.sid)
+        live.forget(socket.sid)
+        socketio.server.disconnect(socket.sid)
+
+    rooms.close = close
+
     @socketio.on("connect")
     def connect(auth):
         """A page, a bot or a watcher connects; it gets the whole room at once.

@@ -10,6 +10,7 @@ import threading
 from dataclasses import dataclass
 
 ACTIVITIES = ("shaking", "peeking")
+SOCKETS_PER_SEAT = 4  # a phone, another tab, a reconnect in flight; a newer one closes the oldest
 
 
 @dataclass(frozen=True)
@@ -26,22 +27,32 @@ class Socket:
 class Presence:
     """Connections and activity of every room; thread-safe."""
 
-    def __init__(self):
+    def __init__(self, per_seat: int = SOCKETS_PER_SEAT):
+        self.per_seat = per_seat
         self._lock = threading.Lock()
         self._sockets: dict[str, Socket] = {}
         self._rooms: dict[str, dict[str, Socket]] = {}  # code -> sid -> socket
         self._activity: dict[str, dict[str, str]] = {}  # code -> player -> activity
         self._seq: dict[str, int] = {}  # code -> how many times presence changed
 
-    def add(self, socket: Socket) -> bool:
-        """Count a new connection; False if the socket id is already counted."""
+    def add(self, socket: Socket) -> list[Socket] | None:
+        """Count a new connection; None if the socket id is already counted.
+
+        Returns the seat's oldest sockets it replaces (no longer counted): a
+        seat has at most `SOCKETS_PER_SEAT` open.
+        """
         with self._lock:
             if socket.sid in self._sockets:
-                return False
+                return None
+            room = self._rooms.setdefault(socket.code, {})
+            seat = [s for s in room.values() if socket.player and s.player == socket.player]
+            replaced = seat[: max(0, len(seat) + 1 - self.per_seat)]
+            for old in replaced:
+                del self._sockets[old.sid], room[old.sid]
             self._sockets[socket.sid] = socket
-            self._rooms.setdefault(socket.code, {})[socket.sid] = socket
+            room[socket.sid] = socket
             self._bump(socket.code)
-            return True
+            return replaced
 
     def remove(self, sid: str) -> Socket | None:
         """Forget a closed connection; the socket it was, or None."""

@@ -38,6 +38,7 @@ class Rooms:
         self.ttl = ttl
         self.push = push
         self.welcome = None  # welcome(socket, room): a new socket gets the whole room
+        self.close = lambda socket: None  # close(socket): the transport closes a replaced socket
         self.presence = presence if presence is not None else Presence()
         self._guard = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
@@ -190,18 +191,23 @@ class Rooms:
         with self._locked(socket.code) as room:
             if socket.player is not None and room.seat(socket.player) is None:
                 raise IllegalMove("not_member")
-            if self.presence.add(socket):
-                if self.welcome is not None:
-                    self.welcome(socket, room)
-                if socket.player is not None:
-                    self._notify(room, areas=("players",), welcomed=socket.sid)
+            was_connected = socket.player in self.presence.connected(room.code)
+            replaced = self.presence.add(socket)
+            if replaced is None:
+                return room
+            for old in replaced:
+                self.close(old)
+            if self.welcome is not None:
+                self.welcome(socket, room)
+            if socket.player is not None and not was_connected:  # once per seat, not per socket
+                self._notify(room, areas=("players",), welcomed=socket.sid)
             return room
 
     def disconnect(self, sid: str):
         """A connection closed."""
         socket = self.presence.remove(sid)  # first: whatever happens next, it no longer counts
-        if socket is None or socket.player is None:
-            return
+        if socket is None or socket.player is None or socket.player in self.presence.connected(socket.code):
+            return  # a watcher, or the seat still has another socket open
         try:
             with self._locked(socket.code) as room:
                 self._notify(room, areas=("players",))

@@ -53,13 +53,22 @@
       $("banner").hidden = !down;
       document.body.classList.toggle("offline", down);
     };
-    socket.on("connect", () => offline(false));
+    socket.on("connect", () => {
+      offline(false);
+      $("banner").textContent = T.reconnecting;
+      document.body.classList.remove("replaced");
+    });
     socket.on("disconnect", () => offline(true));
     socket.on("connect_error", (error) => {
       offline(true);
       if (error && error.data && error.data.code === "bad_token") location.reload();
     });
     socket.on("removed", () => location.assign("/r/" + ROOM));
+    socket.on("replaced", () => {
+      // This seat opened on another screen: stay quiet until this one is looked at again.
+      $("banner").textContent = T.replaced;
+      document.body.classList.add("replaced");
+    });
     socket.on("parts", (message) => applyParts(message.html, message.reset));
     document.addEventListener("visibilitychange", () => {
       // A phone waking from sleep: make sure the socket is back.

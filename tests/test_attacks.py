@@ -1,0 +1,112 @@
+"""Hostile guests against the real server process: each attack as it was reproduced."""
+
+import contextlib
+import resource
+import socket
+import time
+
+import pytest
+import requests
+
+from maxchen import connections, presence
+from maxchen.client import Player, create_room, join_room, simple_move
+
+from .test_server import RecordingPlayer
+
+ATTACKER = "127.0.0.2"  # loopback too, but not the address the players use
+HALF_OPEN = 1200
+
+
+@pytest.fixture
+def many_files():
+    """This test process may open the attack's sockets."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4096)), hard))
+    yield
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def _half_open(port, count) -> list[socket.socket]:
+    """Connections that send a request line and one header, then nothing: a slowloris."""
+    opened = []
+    for _ in range(count):
+        attack = socket.socket()
+        attack.bind((ATTACKER, 0))
+        attack.connect(("127.0.0.1", port))
+        attack.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        opened.append(attack)
+    return opened
+
+
+def _closed_by_server(attack: socket.socket) -> bool:
+    try:
+        return attack.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+    except BlockingIOError:
+        return False  # nothing to read: still open
+    except ConnectionError:
+        return True
+
+
+def _wait_until(check, seconds):
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def test_a_slowloris_cannot_stall_the_server(server, many_files):
+    ann = create_room(server.url, "Ann")
+    ben = join_room(server.url, ann["code"], "Ben")
+    first = _half_open(server.port, HALF_OPEN // 2)
+    try:
+        # The first wave is older than the grace when the second comes: the newcomers close it.
+        time.sleep(connections.GRACE + 0.5)
+        second = _half_open(server.port, HALF_OPEN // 2)
+        started = time.monotonic()
+        page = requests.get(server.url + "/", timeout=2)
+        assert page.status_code == 200 and time.monotonic() - started < 2
+
+        with Player(server.url, ann["token"]) as a, Player(server.url, ben["token"]) as b:
+            a.act("start")
+            for _ in range(6):  # the room plays on
+                mover, move = next((p, simple_move(p.fetch())) for p in (a, b) if simple_move(p.fetch()))
+                mover.act(**move)
+            assert a.fetch()["version"] >= 7
+
+        still_open = lambda wave: sum(not _closed_by_server(s) for s in wave)  # noqa: E731
+        # Eviction, not the timeout: at most the per-address cap of the old wave survives.
+        assert _wait_until(lambda: still_open(first) <= connections.WAITING_PER_ADDRESS, connections.HEAD_TIMEOUT - 4)
+        # Whatever is left hangs no longer than the head timeout.
+        assert _wait_until(lambda: still_open(first + second) == 0, connections.HEAD_TIMEOUT + 5)
+    finally:
+        for attack in first + locals().get("second", []):
+            with contextlib.suppress(OSError):
+                attack.close()
+
+
+def test_many_sockets_on_one_seat_keep_the_newest_and_push_once(server):
+    ann = create_room(server.url, "Ann")
+    ben = join_room(server.url, ann["code"], "Ben")
+    with Player(server.url, ann["token"]) as first, RecordingPlayer(server.url, ben["token"]) as watcher:
+        watcher.wait_for(lambda view: any(p["id"] == ann["player"] and p["connected"] for p in view["players"]))
+        before = len(watcher.received)
+        replaced = []
+        others = [Player(server.url, ann["token"]) for _ in range(3 * presence.SOCKETS_PER_SEAT)]
+        for other in others:
+            other.sio.on("replaced", replaced.append)
+            other.connect()
+        try:
+            newest = others[-presence.SOCKETS_PER_SEAT :]
+            assert _wait_until(lambda: not first.sio.connected, 10)
+            assert _wait_until(lambda: sum(o.sio.connected for o in others) == presence.SOCKETS_PER_SEAT, 10)
+            assert all(o.sio.connected for o in newest)
+            assert len(replaced) == len(others) - presence.SOCKETS_PER_SEAT
+            # Ann was connected all along: Ben's screen had nothing new to show.
+            newest[-1].act("start")
+            watcher.wait_for(lambda view: view["phase"] == "playing")
+            assert [v["phase"] for v in watcher.received[before:]] == ["playing"]
+        finally:
+            for other in others:
+                other.disconnect()
