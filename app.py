@@ -44,7 +44,7 @@ from flask import Flask  # noqa: E402
 from flask_babel import Babel  # noqa: E402
 from flask_socketio import SocketIO  # noqa: E402
 
-from maxchen import api, events, fastjson, serve, web  # noqa: E402
+from maxchen import api, events, fastjson, security, serve, web  # noqa: E402
 from maxchen.rooms import Rooms  # noqa: E402
 from maxchen.store import MemoryStore, SqliteStore  # noqa: E402
 
@@ -82,6 +82,7 @@ def create_app(test_config=None) -> Flask:
         serializer=events.TextPacket,
     )
     events.init_app(app, socketio, rooms, web.select_locale, web.LANGUAGES)
+    security.init_app(app, app.config.get("MAXCHEN_HOSTS"))  # after Socket.IO: its requests are checked too
     return app
 
 
@@ -110,21 +111,33 @@ def main(argv=None):
     parser.add_argument("--cert", help="your own certificate (PEM), e.g. from mkcert")
     parser.add_argument("--key", help="the key of --cert (PEM)")
     parser.add_argument("--no-tls", action="store_true", help="serve plain HTTP everywhere")
+    parser.add_argument(
+        "--public-host",
+        action="append",
+        default=os.environ.get("MAXCHEN_PUBLIC_HOST", "").split(),
+        metavar="NAME",
+        help="a host name people use to reach this server (e.g. behind a proxy); repeatable",
+    )
     args = parser.parse_args(argv)
     if bool(args.cert) != bool(args.key):
         parser.error("--cert and --key go together")
     instance = Path(args.instance).resolve()
     database = args.db or str(instance / "maxchen.db")
     store = MemoryStore() if database == "memory" else SqliteStore(database)
-    config = {"ASYNC_MODE": args.async_mode, "ROOMS": Rooms(store=store), "SECRET_KEY": serve.secret_key(instance)}
-    app = create_app(config)
-    socketio.start_background_task(_sweeper, app.extensions["maxchen.rooms"])
     try:
         spots = serve.listeners(args, instance)
+        config = {
+            "ASYNC_MODE": args.async_mode,
+            "ROOMS": Rooms(store=store),
+            "SECRET_KEY": serve.secret_key(instance),
+            "MAXCHEN_HOSTS": serve.trusted_hosts(spots, args.public_host),
+        }
+        app = create_app(config)
         serve_forever = serve.bind(app, spots, args.async_mode)
     except OSError as error:
         print(f"maxchen: cannot listen on port {args.port}: {error.strerror or error}", file=sys.stderr)
         sys.exit(1)
+    socketio.start_background_task(_sweeper, app.extensions["maxchen.rooms"])
     serve.banner(spots, args.async_mode)
     serve.tune_gc()
     serve_forever()

@@ -5,7 +5,7 @@ gets rendered parts; a bot (auth {"token"}) gets its JSON view; a watcher
 (auth {"room", "watch": true}, no seat) gets the public parts only.
 """
 
-from flask import request, session
+from flask import request
 from flask_socketio import ConnectionRefusedError, join_room  # noqa: A004 - sends its data to the client
 from socketio.packet import Packet
 
@@ -14,6 +14,7 @@ from .errors import IllegalMove
 from .live import Live, channel
 from .presence import Socket
 from .rooms import normalize_code
+from .web import browser_seats
 
 
 class TextPacket(Packet):
@@ -67,8 +68,7 @@ def init_app(app, socketio, rooms, select_locale, languages):
         if auth.get("watch") is True:
             rooms.load(code)
             return Socket(request.sid, code, None, _lang(auth))
-        seats = session.get("seats")
-        token = seats.get(code) if isinstance(seats, dict) else None
+        token = browser_seats().get(code)
         return Socket(request.sid, code, rooms.authenticate(code, token), _lang(auth))
 
     def _lang(auth) -> str:

@@ -43,6 +43,15 @@ def listeners(args, instance: Path) -> list[tuple[str, int, tuple | None]]:
     return found + [(address, args.port, pair) for address in lan]
 
 
+def trusted_hosts(spots, public=()) -> list[str]:
+    """The host names this server answers to: its addresses, this machine's names, and `public`."""
+    import socket
+
+    name = socket.gethostname()
+    hosts = ["localhost", "127.0.0.1", name, f"{name}.local", *(host for host, _, _ in spots), *public]
+    return [host for host in dict.fromkeys(hosts) if host not in ("0.0.0.0", "::", "")]
+
+
 def url(host, port, pair) -> str:
     """The address people type for one listener."""
     shown = f"[{host}]" if ":" in host else host

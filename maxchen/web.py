@@ -1,6 +1,6 @@
 """Pages for people: home, join, the room (full page and htmx partials), rules.
 
-A browser's seats live in its signed session cookie as {room code: token};
+A browser's seats live in its signed session cookie as [room code, token] pairs;
 every page and partial is rendered for that one player from `view_for`.
 """
 
@@ -37,6 +37,10 @@ LANGUAGES = {"en": "English", "de": "Deutsch", "ru": "Русский"}
 NUMBER_FIELDS = tuple(dict.fromkeys(("version", "seat", *(f for r in REGISTRY.values() for f in r.fields))))
 WHOLE = re.compile(r"-?[0-9]{1,9}")  # ASCII digits only: "²".isdigit() is true, int("²") fails
 LANG_COOKIE = "lang"
+# A path of this site: printable ASCII, no "//" or "/\" start (browsers drop tabs and
+# newlines from URLs and read a backslash as a slash, so "/\t/evil.example" leaves).
+LOCAL_PATH = re.compile(r"/(?![/\\])[!-\[\]-~]*")
+SEATS_KEPT = 20  # the newest seats a browser keeps in its cookie: the cookie stays far below 4 KB
 
 
 def select_locale() -> str:
@@ -74,30 +78,45 @@ def _same_origin_posts():
     return None
 
 
-def _seats() -> dict:
+def browser_seats() -> dict[str, str]:
+    """This browser's seats, {room code: token}, oldest first.
+
+    Kept as [code, token] pairs: the cookie's JSON sorts a dict's keys and
+    would lose which seats are the newest.
+    """
     seats = session.get("seats")
-    return seats if isinstance(seats, dict) else {}
+    if isinstance(seats, dict):  # cookies written before the pairs
+        return dict(seats)
+    if isinstance(seats, list):
+        return {pair[0]: pair[1] for pair in seats if isinstance(pair, list) and len(pair) == 2}
+    return {}
+
+
+def _keep(seats: dict[str, str]):
+    session["seats"] = [[code, token] for code, token in list(seats.items())[-SEATS_KEPT:]]
 
 
 def _remember(code: str, token: str, name: str):
-    seats = _seats()
+    """Keep a seat in the cookie, newest last; seats of rooms that are gone are dropped."""
+    store = _rooms().store
+    seats = {old: held for old, held in browser_seats().items() if old != code and store.load(old) is not None}
     seats[code] = token
-    session["seats"] = seats
+    _keep(seats)
     session["name"] = name
     session.permanent = True
 
 
 def _me(code: str) -> str | None:
     """The player this browser is in room `code`, or None."""
-    token = _seats().get(code)
+    token = browser_seats().get(code)
     if not token:
         return None
     try:
         return _rooms().authenticate(code, token)
     except IllegalMove:
-        seats = _seats()
+        seats = browser_seats()
         seats.pop(code, None)
-        session["seats"] = seats
+        _keep(seats)
         return None
 
 
@@ -298,11 +317,13 @@ def language():
     """Switch the language; remembered in a cookie for a year."""
     lang = request.form.get("lang")
     back = request.form.get("next") or "/"
-    if not back.startswith("/") or back.startswith("//"):
+    if not LOCAL_PATH.fullmatch(back):
         back = "/"
     response = redirect(back, 303)
     if lang in LANGUAGES:
-        response.set_cookie(LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="Lax")
+        response.set_cookie(
+            LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="Lax", httponly=True, secure=request.is_secure
+        )
     return response
 
 

@@ -110,3 +110,12 @@ def test_many_sockets_on_one_seat_keep_the_newest_and_push_once(server):
         finally:
             for other in others:
                 other.disconnect()
+
+
+def test_a_rebinding_page_reaches_neither_pages_nor_sockets(server):
+    """evil.example now resolves to this server: its Host header gives it away."""
+    evil = {"Host": f"evil.example:{server.port}", "Origin": f"http://evil.example:{server.port}"}
+    for path in ("/", "/api/rooms/ABCDE", "/socket.io/?EIO=4&transport=polling"):
+        assert requests.get(server.url + path, headers=evil, timeout=5).status_code == 400
+    assert requests.post(server.url + "/api/rooms", json={"name": "Eve"}, headers=evil, timeout=5).status_code == 400
+    assert requests.get(server.url + "/", headers={"Host": f"localhost:{server.port}"}, timeout=5).status_code == 200

@@ -58,10 +58,16 @@ class Phone:
         self.page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
         self.page.on("dialog", self._dialog)
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("console", self._console)
 
     def _frame(self, payload):
         if isinstance(payload, str):
             self.frames.append(payload)
+
+    def _console(self, message):
+        # The page runs under its Content-Security-Policy: a violation is an error.
+        if "Content Security Policy" in message.text:
+            self.errors.append(message.text)
 
     def _dialog(self, dialog):
         self.dialogs.append(dialog.message)
@@ -186,7 +192,7 @@ def peek(phone, others, screenshot=None) -> list[int]:
 
 def settled(phone):
     """Wait until the page's animations (the reveal's pop and tumble) have finished."""
-    phone.page.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')")
+    phone.page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
 
 
 def marks(phones) -> dict:
@@ -256,8 +262,8 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
     cem.page.click("main form button[type=submit]")
     cem.page.wait_for_selector(".lobby-list")
     for phone in phones:
-        phone.page.wait_for_function("document.querySelectorAll('.lobby-list .player').length === 3")
-        phone.page.wait_for_function("document.querySelectorAll('.lobby-list .dot.on').length === 3")
+        phone.page.wait_for_function("() => document.querySelectorAll('.lobby-list .player').length === 3")
+        phone.page.wait_for_function("() => document.querySelectorAll('.lobby-list .dot.on').length === 3")
         assert phone.page.locator(".player .name", has_text=XSS_NAME).count() == 1
         assert phone.page.locator("svg[onload]").count() == 0
     ann.shot("lobby")
@@ -361,7 +367,7 @@ def test_a_restart_shows_reconnecting_and_the_game_plays_on(browser, server):
     ben.page.goto(f"{server.url}/r/{code}")
     ben.page.fill("main input[name=name]", "Ben")
     ben.page.click("main form button[type=submit]")
-    ann.page.wait_for_function("document.querySelectorAll('.lobby-list .dot.on').length === 2")
+    ann.page.wait_for_function("() => document.querySelectorAll('.lobby-list .dot.on').length === 2")
     ann.page.click("button[data-action=start]")
     ann.page.wait_for_selector("#cup.my-turn")
     shake_by_drag(ann)
@@ -470,7 +476,9 @@ def test_four_phones_play_luegen_to_its_loser(browser, server):
     phones, code = join_phones(browser, server, ["Ann", "Ben", "Cem", "Dora"], ["en-US"] * 4, rules="luegen")
     host = phones[0]
     host.page.select_option("form.options select[name='option.mats']", "2")
-    host.page.wait_for_function("document.querySelector('#table .lobby-rules').textContent.includes('Beer mats: 2')")
+    host.page.wait_for_function(
+        "() => document.querySelector('#table .lobby-rules').textContent.includes('Beer mats: 2')"
+    )
     host.page.click("button[data-action=start]")
     rounds = 0
     while not host.page.locator(".result").count():
@@ -554,7 +562,7 @@ def join_phones(browser, server, names, locales, rules=None):
         phone.page.fill("main input[name=name]", name)
         phone.page.click("main form button[type=submit]")
     for phone in phones:
-        phone.page.wait_for_function(f"document.querySelectorAll('.lobby-list .dot.on').length === {len(names)}")
+        phone.page.wait_for_function(f"() => document.querySelectorAll('.lobby-list .dot.on').length === {len(names)}")
     if rules:
         host.page.select_option("form.options select[name=rules]", rules)
         host.page.wait_for_selector(f"#table [data-meta][data-rules={rules}]", state="attached")
@@ -617,7 +625,7 @@ def test_live_table_keeps_choices_counts_simultaneous_shakes_and_names_the_faste
     cem.page.reload()  # a phone drops and comes back
     cem.page.wait_for_selector("#coaster:not([hidden])")
     ben.context.set_offline(True)
-    ann.page.wait_for_function(f"document.getElementById('players').dataset.seq > {seq + 4}")
+    ann.page.wait_for_function(f"() => document.getElementById('players').dataset.seq > {seq + 4}")
     ben.context.set_offline(False)
     ben.page.wait_for_selector("#banner", state="hidden", timeout=15000)
     # The players area moved with every peek and connection; Ann's choice stayed as she left it.
