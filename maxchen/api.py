@@ -1,12 +1,18 @@
 """The JSON API for bots, scripts and tests (docs/API.md)."""
 
-from flask import Blueprint, current_app, jsonify, request
+from functools import cache
+from pathlib import Path
+
+from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from . import messages
 from .errors import IllegalMove
+from .table import normalize_code
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+
+OPENAPI = Path(__file__).resolve().parent.parent / "docs" / "openapi.yaml"
 
 
 def _rooms():
@@ -34,7 +40,6 @@ def _illegal(error: IllegalMove):
     return jsonify(messages.answer(error)), error.status
 
 
-@bp.app_errorhandler(HTTPException)
 def json_error(error: HTTPException):
     """HTTP errors under /api answer JSON like every other refusal."""
     if not request.path.startswith(bp.url_prefix + "/"):
@@ -68,4 +73,15 @@ def act(code):
     """Apply one action; answers the caller's new view."""
     player = _player(code)
     view = _rooms().act(code, player, _body())
-    return jsonify(view if view is not None else {"room": code.upper(), "you": None, "left": True})
+    return jsonify(view if view is not None else {"room": normalize_code(code), "you": None, "left": True})
+
+
+@cache
+def _openapi() -> bytes:
+    return OPENAPI.read_bytes()
+
+
+@bp.get("/openapi.yaml")
+def openapi():
+    """This API as an OpenAPI 3.1 document (docs/openapi.yaml)."""
+    return Response(_openapi(), mimetype="application/yaml")

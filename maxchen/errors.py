@@ -20,6 +20,8 @@ STATUS = {
     "room_full": 409,
     "name_taken": 409,
     "one_phone": 409,
+    "rate_limited": 429,
+    "room_broken": 500,
 }
 
 # reason -> the API code it answers with (unless the raiser says otherwise)
@@ -61,6 +63,8 @@ REASONS = {
     "empty_cup": "not_allowed",
     "bad_name": "bad_value",
     "name_control": "bad_value",
+    "name_invisible": "bad_value",
+    "name_blank": "bad_value",
     "unknown_rules": "bad_value",
     "one_phone": "one_phone",
     "room_full": "room_full",
@@ -79,6 +83,8 @@ REASONS = {
     "still_connected": "not_allowed",
     "not_shared": "bad_request",
     "not_their_turn": "not_allowed",
+    "rate_limited": "rate_limited",
+    "room_broken": "room_broken",
 }
 
 

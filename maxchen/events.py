@@ -7,7 +7,7 @@ gets rendered parts; a bot (auth {"token"}) gets its JSON view; a watcher
 
 from flask import request
 from flask_socketio import ConnectionRefusedError, join_room  # noqa: A004 - sends its data to the client
-from socketio.packet import Packet
+from socketio.packet import EVENT, Packet
 
 from . import messages
 from .errors import IllegalMove
@@ -22,6 +22,14 @@ class TextPacket(Packet):
 
     uses_binary_events = False
 
+    def decode(self, encoded_packet):
+        """A packet that is not ours (broken or too deep JSON) becomes an event nobody handles."""
+        try:
+            return super().decode(encoded_packet)
+        except (ValueError, IndexError, TypeError):
+            self.packet_type, self.namespace, self.id, self.data = EVENT, "/", None, ["unreadable"]
+            return 0
+
 
 def init_app(app, socketio, rooms, select_locale, languages):
     """Register the handlers and hand `rooms` the live pushes."""
@@ -30,6 +38,7 @@ def init_app(app, socketio, rooms, select_locale, languages):
         socketio.emit(event, data, to=to, skip_sid=skip)
 
     live = Live(app, emit, rooms.presence)
+    throttle = app.extensions["maxchen.throttle"]
     rooms.push = live.push
     rooms.welcome = live.welcome
 
@@ -50,13 +59,19 @@ def init_app(app, socketio, rooms, select_locale, languages):
         if rooms.presence.get(request.sid) or _established():
             return None  # a client event named "connect": not a connection
         auth = auth if isinstance(auth, dict) else {}
+        address = request.remote_addr or ""
         try:
-            socket = _socket(auth)
+            throttle.before_connect(address)
+            try:
+                socket = _socket(auth)
+            except IllegalMove:
+                throttle.failed_connect(address)  # guessing codes or tokens
+                raise
             if socket.kind == "html":
                 join_room(channel(socket.code, socket.lang))
             rooms.connect(socket)
         except IllegalMove as error:
-            raise ConnectionRefusedError(messages.answer(error)["error"]) from None
+            raise ConnectionRefusedError(messages.answer(error, _lang(auth))["error"]) from None
         return None
 
     def _socket(auth) -> Socket:
@@ -94,6 +109,7 @@ def init_app(app, socketio, rooms, select_locale, languages):
         try:
             if socket is None or socket.player is None:
                 raise IllegalMove("connect_first")
+            throttle.event(request.sid)
             return call(socket.code, socket.player)
         except IllegalMove as error:
             return messages.answer(error, socket.lang if socket else None)

@@ -38,7 +38,7 @@ TEXTS = {
     "names_list": _l("names must be a list of names."),
     "needs_phones": _l("%(game)s needs a phone for each player."),
     "names_count": _l("Enter %(low)s to %(high)s names, one per line."),
-    "bad_token": _l("That seat is not yours (unknown or revoked token)."),
+    "bad_token": _l("No seat with that token here (unknown room, or unknown or revoked token)."),
     "token_needed": _l("A token is needed."),
     "not_member": _l("You are not in this room."),
     "whole_number": _l("%(field)s must be a whole number."),
@@ -48,6 +48,8 @@ TEXTS = {
     "empty_cup": _l("There is nothing under your cup."),
     "bad_name": _l("Enter a name of 1 to %(limit)s characters."),
     "name_control": _l("A name cannot contain control characters."),
+    "name_invisible": _l("Names cannot contain invisible or direction-changing characters."),
+    "name_blank": _l("A name needs at least one visible letter, digit or sign."),
     "unknown_rules": _l("Unknown rule set %(rules)s; choose one of %(choices)s."),
     "one_phone": _l("This table plays on one phone."),
     "room_full": _l("The room is full (%(limit)s players)."),
@@ -66,6 +68,8 @@ TEXTS = {
     "still_connected": _l("%(name)s is still connected."),
     "not_shared": _l("Only a one-phone table passes the phone."),
     "not_their_turn": _l("It is not that player's turn."),
+    "rate_limited": _l("Too many tries. Try again in %(seconds)s s."),
+    "room_broken": _l("This room's saved game cannot be read. Please start a new room."),
 }
 
 assert set(TEXTS) == set(REASONS), "every reason has its text"  # noqa: S101 - a import-time invariant

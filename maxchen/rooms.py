@@ -5,6 +5,7 @@ saves it, then hands the changed room to `push` (see `maxchen.live`).
 Presence (who is connected, who shakes or peeks) has one owner: `Presence`.
 """
 
+import logging
 import secrets
 import threading
 import time
@@ -16,6 +17,8 @@ from .presence import ACTIVITIES, Presence, Socket
 from .rulesets import DEFAULT, RULESETS
 from .store import MemoryStore
 from .table import CODE_ALPHABET, CODE_LENGTH, MAX_SEATS, ROOM_TTL, Room, hash_token, normalize_code, ruleset_name
+
+log = logging.getLogger(__name__)
 
 __all__ = ["CODE_ALPHABET", "Rooms", "clean_name", "hash_token", "normalize_code"]
 from .table import clean_name  # noqa: E402 - for the transports and tests
@@ -42,6 +45,7 @@ class Rooms:
         self.presence = presence if presence is not None else Presence()
         self._guard = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
+        self._broken: set[str] = set()  # rooms whose saved state did not load (logged once)
 
     @contextmanager
     def _locked(self, code):
@@ -51,7 +55,18 @@ class Rooms:
                 self._data(code)  # no lock for a code nobody created: guessing costs no memory
                 lock = self._locks.setdefault(code, threading.Lock())
         with lock:
-            yield Room.from_dict(self._data(code), self.dice)
+            yield self._room(code)
+
+    def _room(self, code: str) -> Room:
+        """The stored room; one that does not load is logged once and refused, never a crash."""
+        data = self._data(code)
+        try:
+            return Room.from_dict(data, self.dice)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            if code not in self._broken:
+                self._broken.add(code)
+                log.exception("room %s does not load; its players are told so", code)
+            raise IllegalMove("room_broken") from None
 
     def _data(self, code: str) -> dict:
         """The stored room, or IllegalMove `room_not_found`."""
@@ -85,7 +100,7 @@ class Rooms:
 
     def load(self, code) -> Room:
         """The room as it is now (read only: changes go through `act`)."""
-        return Room.from_dict(self._data(normalize_code(code)), self.dice)
+        return self._room(normalize_code(code))
 
     # --- what the transports call ------------------------------------------
 
@@ -139,8 +154,15 @@ class Rooms:
         return {"player": seat.id, "token": token}
 
     def authenticate(self, code, token) -> str:
-        """The player id a token stands for in that room."""
-        data = self._data(normalize_code(code))
+        """The player id a token stands for in that room.
+
+        A missing room gets the same answer as a wrong token: it tells nobody
+        which codes exist.
+        """
+        try:
+            data = self._data(normalize_code(code))
+        except IllegalMove:
+            raise IllegalMove("bad_token") from None
         if isinstance(token, str) and token:
             digest = hash_token(token)
             for seat in data["seats"]:

@@ -32,18 +32,141 @@ def normalize_code(text) -> str:
     return code
 
 
+# Unicode's Default_Ignorable_Code_Point outside category Cf (fillers, variation
+# selectors, the grapheme joiner, reserved tags) and the blank Braille cell: all
+# draw nothing, so a name could hide them or be made of them.
+_HIDDEN = (
+    (0x034F, 0x034F),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x2065, 0x2065),
+    (0x2800, 0x2800),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0xE0000, 0xE0FFF),
+)
+# Variation selectors pick a glyph of the character before them (❤️, 葛󠄀).
+_SELECTORS = ((0x180B, 0x180D), (0x180F, 0x180F), (0xFE00, 0xFE0F), (0xE0100, 0xE01EF))
+_SKIN_TONES = ((0x1F3FB, 0x1F3FF),)
+ZWNJ, ZWJ = "\u200c", "\u200d"
+
+# Letters drawn like Latin ones: the rows of Unicode TS #39's confusables.txt
+# that a Latin reader cannot tell apart in the Cyrillic, Greek and Armenian a
+# table may mix, a few Latin ones, and 0 for O. Capitals map before case
+# folding (Greek Ν is N, its ν is v), small letters after it too.
+_LOOK_ALIKE = str.maketrans(
+    {
+        **dict(zip("АВЕКМНОРСТХЅІЈҮԚԜӀ", "ABEKMHOPCTXSIJYQWI", strict=True)),  # Cyrillic capitals
+        **dict(zip("аеорсухѕіјһԁԛԝүӏ", "aeopcyxsijhdqwyl", strict=True)),  # Cyrillic small letters
+        **dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABEZHIKMNOPTYX", strict=True)),  # Greek capitals
+        **dict(zip("αινορυ", "aivopu", strict=True)),  # Greek small letters
+        **dict(zip("օսոհ", "ounh", strict=True)),  # Armenian small letters
+        **dict(zip("ıɑɡȷ0", "iagjO", strict=True)),  # Latin dotless i and j, alpha, script g; zero
+    }
+)
+# What only the shape keeps: a capital I, a small l and a 1 look the same.
+_SHAPE = str.maketrans("I1", "ll")
+
+
+def _within(ch: str, ranges) -> bool:
+    return any(low <= ord(ch) <= high for low, high in ranges)
+
+
+def _hidden(ch: str) -> bool:
+    """Draws nothing: a format or bidi control (Cf) or another default-ignorable code point."""
+    return unicodedata.category(ch) == "Cf" or _within(ch, _HIDDEN)
+
+
+def _visible(ch: str) -> bool:
+    """A letter, digit, sign or emoji: not a space, a mark, a control or a hidden code point.
+
+    Unassigned code points count: Python's Unicode may be older than the
+    player's emoji.
+    """
+    category = unicodedata.category(ch)
+    return not _hidden(ch) and (category[0] not in "ZMC" or category in ("Co", "Cn"))
+
+
+def _pictographic(ch: str) -> bool:
+    return unicodedata.category(ch) == "So" or 0x1F000 <= ord(ch) <= 0x1FFFD
+
+
+def _arabic_letter(ch: str) -> bool:
+    return unicodedata.name(ch, "").startswith("ARABIC LETTER")
+
+
+def _last(text: str, skip) -> str:
+    """The last character of `text` that `skip` does not pass over, or ''."""
+    return next((ch for ch in reversed(text) if not skip(ch)), "")
+
+
+def _allowed_hidden(name: str, i: int) -> bool:
+    """A hidden code point that belongs where it is, and so may stay in the name.
+
+    A variation selector right after what it varies (❤️); a joiner or
+    non-joiner after a virama (Indic conjuncts, RFC 5892 A.1 and A.2); a
+    non-joiner between two Arabic letters (Persian); a zero-width joiner
+    between two emoji (👩‍💻, 🏳️‍🌈).
+    """
+    ch, before, after = name[i], name[:i], name[i + 1 : i + 2]
+    if _within(ch, _SELECTORS):
+        return bool(before) and _visible(before[-1])
+    if ch not in (ZWJ, ZWNJ) or not before or not after:
+        return False
+    if unicodedata.combining(before[-1]) == 9:
+        return True
+    if ch == ZWNJ:
+        letter = _last(before, lambda c: unicodedata.category(c) == "Mn")
+        return bool(letter) and _arabic_letter(letter) and _arabic_letter(after)
+    emoji = _last(before, lambda c: c == "\ufe0f" or _within(c, _SKIN_TONES))
+    return bool(emoji) and _pictographic(emoji) and _pictographic(after)
+
+
 def clean_name(text) -> str:
-    """A player name: 1–20 code points after trimming, no control characters."""
+    """A player name: 1–20 code points, spaces collapsed, every one of them drawn.
+
+    No control characters, no format or bidi controls (category Cf) and no
+    other code point that draws nothing, except joiners and variation
+    selectors where they belong (see `_allowed_hidden`); at least one
+    letter, digit or sign.
+    """
     if not isinstance(text, str):
         raise IllegalMove("bad_name", limit=NAME_LENGTH)
+    if not text:
+        raise IllegalMove("bad_name", limit=NAME_LENGTH)
     name = unicodedata.normalize("NFC", text).strip()
-    if not name:
-        raise IllegalMove("bad_name", limit=NAME_LENGTH)
-    if len(name) > NAME_LENGTH:
-        raise IllegalMove("bad_name", limit=NAME_LENGTH)
     if any(unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") for ch in name):
         raise IllegalMove("name_control")
+    if any(_hidden(ch) and not _allowed_hidden(name, i) for i, ch in enumerate(name)):
+        raise IllegalMove("name_invisible")
+    name = " ".join(name.split())
+    if len(name) > NAME_LENGTH:
+        raise IllegalMove("bad_name", limit=NAME_LENGTH)
+    if not any(_visible(ch) for ch in name):
+        raise IllegalMove("name_blank")
     return name
+
+
+def name_keys(name: str) -> tuple[str, str]:
+    """How a clean name looks, as two keys; names sharing either key look alike.
+
+    The first ignores case (Ann, ANN); the second keeps case and merges
+    I, l and 1 (Ian, lan), which a case-blind key cannot do without merging
+    ALI and ALL. Both fold compatibility forms (ﬁ, Ａ), drop what draws
+    nothing and write look-alike letters of other scripts as Latin ones.
+    """
+    drawn = "".join(ch for ch in unicodedata.normalize("NFKD", name) if not _hidden(ch))
+    latin = drawn.translate(_LOOK_ALIKE)
+    folded = latin.casefold().translate(_LOOK_ALIKE)
+    return unicodedata.normalize("NFC", folded), unicodedata.normalize("NFC", latin.translate(_SHAPE))
+
+
+def looks_like(name: str, other: str) -> bool:
+    """Whether two clean names would be mistaken for each other."""
+    return any(mine == theirs for mine, theirs in zip(name_keys(name), name_keys(other), strict=True))
 
 
 def ruleset_name(rules) -> str:
@@ -125,8 +248,9 @@ class Room:
         members = self.members()
         if len(members) >= MAX_SEATS:
             raise IllegalMove("room_full", limit=MAX_SEATS)
-        if any(s.name.casefold() == name.casefold() for s in members):
-            raise IllegalMove("name_taken", name=name)
+        twin = next((s for s in members if looks_like(name, s.name)), None)
+        if twin is not None:
+            raise IllegalMove("name_taken", name=twin.name)
         token = secrets.token_urlsafe(24)
         seat = Seat(
             id=secrets.token_urlsafe(6),

@@ -14,6 +14,7 @@ from flask import (
     abort,
     current_app,
     has_request_context,
+    jsonify,
     make_response,
     redirect,
     render_template,
@@ -22,6 +23,7 @@ from flask import (
     url_for,
 )
 from flask_babel import get_locale
+from werkzeug.exceptions import HTTPException
 
 from . import messages, rules
 from .api import json_error
@@ -130,11 +132,37 @@ def _room_or_404(code: str) -> str:
     return code
 
 
-@bp.app_errorhandler(404)
-def _not_found(error):
+@bp.app_errorhandler(HTTPException)
+def _http_error(error: HTTPException):
+    """Every 4xx and 5xx: JSON under /api, a toast for htmx, else a page with a way back."""
+    if error.code == 429:
+        retry = current_app.extensions["maxchen.throttle"].retry_after()
+        response = refusal(IllegalMove("rate_limited", seconds=retry))
+        response.headers["Retry-After"] = str(retry)
+        return response
     if request.path.startswith("/api/"):
         return json_error(error)
-    return render_template("missing.html"), 404
+    if error.code == 404:
+        return render_template("missing.html"), 404
+    if error.code >= 500:
+        current_app.logger.error("%s %s answered %s", request.method, request.path, error.code)
+    return render_template("error.html", title=f"{error.code} {error.name}", message=None), error.code
+
+
+@bp.app_errorhandler(IllegalMove)
+def refusal(error: IllegalMove):
+    """A refusal as its asker reads it: JSON for the API, a toast for htmx, else a page."""
+    if request.path.startswith("/api/"):
+        response = jsonify(messages.answer(error))
+    elif request.headers.get("HX-Request"):
+        response = make_response(render_template("partials/toast.html", message=_message(error)))
+        # The page shows it (static/app.js): the form that sent it may be gone by now.
+        response.headers["X-Maxchen-Toast"] = "1"
+        return response
+    else:
+        response = make_response(render_template("error.html", title=None, message=_message(error)))
+    response.status_code = error.status
+    return response
 
 
 @bp.get("/")
@@ -243,10 +271,7 @@ def act(code):
     try:
         _rooms().act(code, player, _form_action())
     except IllegalMove as error:
-        response = make_response(render_template("partials/toast.html", message=_message(error)))
-        # The page shows it (static/app.js): the form that sent it may be gone by now.
-        response.headers["X-Maxchen-Toast"] = "1"
-        return response
+        return refusal(error)
     if _me(code) is None:  # left the room
         return _gone(code)
     if _listening(code, player):

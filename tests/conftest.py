@@ -146,13 +146,14 @@ def free_port() -> int:
 class Server:
     """`python app.py` as a user starts it, on a free loopback port."""
 
-    def __init__(self, *args, port=None, instance=None, host="127.0.0.1"):
+    def __init__(self, *args, port=None, instance=None, host="127.0.0.1", env=None):
         self.port = port or free_port()
         self.own_instance = instance is None  # made here, so removed by stop()
         self.instance = instance or tempfile.mkdtemp(prefix="maxchen-")
         self.args, self.host = args, host
         self.url = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.env = env or {}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         self.log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 - lives as long as the server
         self.process = subprocess.Popen(
             [sys.executable, "app.py", "--host", host, "--port", str(self.port), "--instance", self.instance, *args],
@@ -187,7 +188,7 @@ class Server:
 
     def restart(self):
         """Start again with the same command (port, instance folder)."""
-        again = Server(*self.args, port=self.port, instance=self.instance, host=self.host)
+        again = Server(*self.args, port=self.port, instance=self.instance, host=self.host, env=self.env)
         self.process, self.log = again.process, again.log
         return self.wait_ready()
 

@@ -57,7 +57,7 @@ def test_create_refuses_bad_input(client, body, status, code):
 def test_errors_have_their_statuses(api, table):
     code, ann, ben, cem = table
     cases = [
-        (api.view("ZZZZZ", ann["token"]), 404, "room_not_found"),
+        (api.view("ZZZZZ", ann["token"]), 401, "bad_token"),
         (api.view(code, "forged"), 401, "bad_token"),
         (api.client.get(f"/api/rooms/{code}"), 401, "bad_token"),
         (api.act(code, ben["token"], "start"), 403, "not_host"),
@@ -70,6 +70,8 @@ def test_errors_have_their_statuses(api, table):
         assert (response.status_code, response.json["error"]["code"]) == (status, error)
     # Nothing changed: the room is where it was.
     assert api.view(code, ann["token"]).json["version"] == 2
+    # A missing room and a wrong token answer alike: no way to tell which codes exist.
+    assert api.view("ZZZZZ", "forged").json == api.view(code, "forged").json
 
 
 def test_oversized_bodies_are_refused(client):

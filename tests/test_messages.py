@@ -17,6 +17,7 @@ PARAMS = {
     "field": "version",
     "limit": 20,
     "rules": "skat",
+    "seconds": 30,
 }
 
 

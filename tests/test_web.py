@@ -75,7 +75,7 @@ def test_a_room_link_without_a_seat_asks_only_for_a_name(app, lobby):
         ({"code": "K0O1I", "name": "Ann"}, 404, "There is no room with that code."),
         ({"code": "{code}", "name": ""}, 400, "Enter a name of 1 to 20 characters."),
         ({"code": "{code}", "name": "x" * 21}, 400, "Enter a name of 1 to 20 characters."),
-        ({"code": "{code}", "name": "ANN"}, 409, "Someone here is already called ANN."),
+        ({"code": "{code}", "name": "ANN"}, 409, "Someone here is already called Ann."),
     ],
 )
 def test_joining_errors_are_clear_and_change_nothing(app, lobby, form, status, message):
@@ -248,7 +248,7 @@ def test_one_phone_form_starts_a_covered_table(client):
     response = client.post("/table", data={"names": "Anna\n\n Boris \nCarla", "rules": "poschen"})
     assert response.status_code == 303
     html = client.get(response.headers["Location"]).get_data(as_text=True)
-    assert "Pass the phone to Anna" in html
+    assert "Pass the phone to <bdi>Anna</bdi>" in html
     assert 'data-shared="1"' in html
     # One phone: no online dots, no host, no way to remove a player from the table.
     assert 'class="dot' not in html and 'data-action="remove"' not in html and ">host<" not in html

@@ -1,0 +1,84 @@
+"""Flood control: strict on what fails, generous on what works; every limit set in the config.
+
+HTTP goes through Flask-Limiter, Socket.IO events through the `limits`
+library it is built on (the same moving windows, kept in memory). Limits are
+strings like "60 per minute; 600 per hour" under these config keys (or
+environment variables of the same names):
+
+- MAXCHEN_LIMIT_FAILURES, per address: answers that find no room or no seat
+  (401, 403, 404) and refused socket connections: what guessing codes and
+  tokens produces. Over it, every request of that address waits.
+- MAXCHEN_LIMIT_ROOMS, per address: new rooms (the load benchmark's 2,000
+  players open 334 in a few seconds).
+- MAXCHEN_LIMIT_EVENTS, per socket: actions and signals (a shake sends a few).
+"""
+
+import contextlib
+import math
+import os
+import time
+
+from flask import current_app
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from limits import parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from .errors import IllegalMove
+
+LIMITS = {
+    "MAXCHEN_LIMIT_FAILURES": "60 per minute; 300 per hour",
+    "MAXCHEN_LIMIT_ROOMS": "600 per minute; 3000 per hour",
+    "MAXCHEN_LIMIT_EVENTS": "30 per 5 seconds",
+}
+FAILED = frozenset((401, 403, 404))
+ROOM_MAKERS = ("web.create", "web.create_table", "api.create_room")
+
+
+class Throttle:
+    """One app's limits: Flask-Limiter for HTTP, moving windows for sockets."""
+
+    def __init__(self, app):
+        for key, value in LIMITS.items():
+            app.config.setdefault(key, os.environ.get(key, value))
+        self.config = app.config
+        self.limiter = Limiter(
+            get_remote_address,
+            app=app,
+            application_limits=[lambda: current_app.config["MAXCHEN_LIMIT_FAILURES"]],
+            application_limits_deduct_when=lambda response: response.status_code in FAILED,
+            strategy="moving-window",
+            storage_uri="memory://",
+        )
+        rooms = self.limiter.shared_limit(lambda: current_app.config["MAXCHEN_LIMIT_ROOMS"], scope="rooms")
+        for endpoint in ROOM_MAKERS:
+            if endpoint in app.view_functions:
+                app.view_functions[endpoint] = rooms(app.view_functions[endpoint])
+        self.windows = MovingWindowRateLimiter(MemoryStorage())
+
+    def retry_after(self) -> int:
+        """Seconds until the limit this request broke lets it through again."""
+        limit = self.limiter.current_limit
+        return max(1, math.ceil(limit.reset_at - time.time())) if limit else 60
+
+    def _check(self, key: str, who: str, hit: bool):
+        """Hit (or only look at) `who`'s windows of limit `key`; IllegalMove `rate_limited` when full."""
+        for item in parse_many(self.config[key]):
+            allowed = self.windows.hit(item, key, who) if hit else self.windows.test(item, key, who)
+            if not allowed:
+                reset = self.windows.get_window_stats(item, key, who).reset_time
+                raise IllegalMove("rate_limited", seconds=max(1, math.ceil(reset - time.time())))
+
+    def event(self, sid: str):
+        """One Socket.IO action or signal of socket `sid`."""
+        self._check("MAXCHEN_LIMIT_EVENTS", sid, hit=True)
+
+    def before_connect(self, address: str):
+        """A socket may try to connect unless its address failed too often."""
+        self._check("MAXCHEN_LIMIT_FAILURES", address, hit=False)
+
+    def failed_connect(self, address: str):
+        """A refused socket connection counts as a failure of its address."""
+        with contextlib.suppress(IllegalMove):  # refused already; the next try is refused up front
+            self._check("MAXCHEN_LIMIT_FAILURES", address, hit=True)

@@ -1,0 +1,80 @@
+"""Flood control: strict on what fails, generous on what works (small limits set in the config)."""
+
+import pytest
+
+from app import create_app, socketio
+from maxchen.rooms import Rooms
+
+from .conftest import Api
+
+
+def _app(**limits):
+    return create_app({"TESTING": True, "ROOMS": Rooms(), "SECRET_KEY": "test", **limits})
+
+
+def test_guessing_codes_and_tokens_is_stopped_with_a_retry_time():
+    api = Api(_app(MAXCHEN_LIMIT_FAILURES="5 per minute").test_client())
+    seat = api.create("Ann")
+    answers = [api.view(f"ZZZZ{n}", "guess").status_code for n in range(5)]
+    assert answers == [401] * 5
+    blocked = api.view("ZZZZZ", "guess")
+    assert blocked.status_code == 429
+    error = blocked.json["error"]
+    assert error["code"] == "rate_limited" and 0 < error["params"]["seconds"] <= 61
+    assert blocked.headers["Retry-After"] == str(error["params"]["seconds"])
+    assert "Try again in" in error["message"]
+    # Strict: the prober's address waits for everything now, its own seat included.
+    assert api.view(seat["code"], seat["token"]).status_code == 429
+
+
+def test_what_succeeds_is_not_counted_as_failure():
+    api = Api(_app(MAXCHEN_LIMIT_FAILURES="5 per minute").test_client())
+    seat = api.create("Ann")
+    assert all(api.view(seat["code"], seat["token"]).status_code == 200 for _ in range(50))
+    assert api.client.get("/").status_code == 200
+
+
+def test_creating_rooms_is_capped_per_address_and_the_extra_room_is_not_made():
+    app = _app(MAXCHEN_LIMIT_ROOMS="3 per minute")
+    client = app.test_client()
+    statuses = [client.post("/api/rooms", json={"name": f"Ann{n}"}).status_code for n in range(3)]
+    assert statuses == [201] * 3
+    page = client.post("/rooms", data={"name": "Bob"})
+    assert page.status_code == 429 and "Try again in" in page.get_data(as_text=True)
+    api = client.post("/api/rooms", json={"name": "Cem"})
+    assert api.status_code == 429 and api.json["error"]["code"] == "rate_limited"
+    assert len(app.extensions["maxchen.rooms"].store.untouched_since(float("inf"))) == 3
+
+
+def test_a_flood_of_socket_events_is_refused_and_changes_nothing():
+    app = _app(MAXCHEN_LIMIT_EVENTS="5 per 10 seconds")
+    api = Api(app.test_client())
+    seat = api.create("Ann")
+    client = socketio.test_client(app, auth={"token": seat["token"]})
+    try:
+        answers = [client.emit("signal", {"activity": None}, callback=True) for _ in range(5)]
+        assert answers == [{"ok": True}] * 5
+        refused = client.emit("action", {"action": "configure", "options": {"rules": "poschen"}}, callback=True)
+        assert refused["error"]["code"] == "rate_limited" and refused["error"]["params"]["seconds"] > 0
+        assert api.view(seat["code"], seat["token"]).json["rules"] == "maexchen"
+    finally:
+        client.disconnect()
+
+
+def test_sockets_guessing_tokens_are_refused_up_front():
+    app = _app(MAXCHEN_LIMIT_FAILURES="3 per minute")
+    seat = Api(app.test_client()).create("Ann")
+    for _ in range(3):
+        guess = socketio.test_client(app, auth={"token": "guess"})
+        assert not guess.is_connected()
+    honest = socketio.test_client(app, auth={"token": seat["token"]})
+    assert not honest.is_connected()  # the address waits, whatever it sends now
+
+
+@pytest.mark.parametrize("path", ["/r/ABCDE/act"])
+def test_an_htmx_form_over_the_limit_gets_a_toast(path):
+    client = _app(MAXCHEN_LIMIT_FAILURES="1 per minute").test_client()
+    client.get("/r/ZZZZZ")  # one miss
+    response = client.post(path, data={"action": "start"}, headers={"HX-Request": "true"})
+    assert response.headers["X-Maxchen-Toast"] == "1"
+    assert "Try again in" in response.get_data(as_text=True)
