@@ -23,12 +23,20 @@ class TextPacket(Packet):
     uses_binary_events = False
 
     def decode(self, encoded_packet):
-        """A packet that is not ours (broken or too deep JSON) becomes an event nobody handles."""
+        """A packet that is not ours (broken or too deep JSON, an event without a name) is ignored."""
         try:
-            return super().decode(encoded_packet)
+            attachments = super().decode(encoded_packet)
         except (ValueError, IndexError, TypeError):
+            attachments = None
+        if attachments is None or (self.packet_type == EVENT and not _named(self.data)):
+            # An event nobody handles (python-socketio itself fails on a nameless one).
             self.packet_type, self.namespace, self.id, self.data = EVENT, "/", None, ["unreadable"]
             return 0
+        return attachments
+
+
+def _named(data) -> bool:
+    return isinstance(data, list) and bool(data) and isinstance(data[0], str)
 
 
 def init_app(app, socketio, rooms, select_locale, languages):

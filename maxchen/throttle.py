@@ -10,7 +10,8 @@ environment variables of the same names):
   tokens produces. Over it, every request of that address waits.
 - MAXCHEN_LIMIT_ROOMS, per address: new rooms (the load benchmark's 2,000
   players open 334 in a few seconds).
-- MAXCHEN_LIMIT_EVENTS, per socket: actions and signals (a shake sends a few).
+- MAXCHEN_LIMIT_EVENTS, per socket: actions and signals (a person makes one or two a
+  second, a bot as fast as it likes up to the limit).
 """
 
 import contextlib
@@ -30,7 +31,7 @@ from .errors import IllegalMove
 LIMITS = {
     "MAXCHEN_LIMIT_FAILURES": "60 per minute; 300 per hour",
     "MAXCHEN_LIMIT_ROOMS": "600 per minute; 3000 per hour",
-    "MAXCHEN_LIMIT_EVENTS": "30 per 5 seconds",
+    "MAXCHEN_LIMIT_EVENTS": "20 per second; 600 per minute",
 }
 FAILED = frozenset((401, 403, 404))
 ROOM_MAKERS = ("web.create", "web.create_table", "api.create_room")
