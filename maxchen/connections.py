@@ -9,6 +9,8 @@ waits forever for headers that trickle in, one byte at a time, and keeps
 - A request's line and headers must be complete within `HEAD_TIMEOUT`
   seconds of the connection starting to wait (an idle keep-alive connection
   is closed after `KEEPALIVE_IDLE` seconds already).
+- A request's body must be read within `BODY_TIMEOUT` seconds of its headers
+  (a body sent a byte at a time is cut, and the connection closed).
 - One address may have at most `WAITING_PER_ADDRESS` waiting connections; a
   new one closes its oldest if that one has waited `GRACE` seconds (a busy
   server may take a moment to read what arrived). Connections past their
@@ -22,16 +24,57 @@ import time
 
 KEEPALIVE_IDLE = 5  # seconds an idle keep-alive connection stays open
 HEAD_TIMEOUT = 10  # seconds for a request's line and headers, from the start of waiting
+BODY_TIMEOUT = 10  # seconds for a request's body, from the end of its headers (ours are at most 16 KB)
 WAITING_PER_ADDRESS = 128  # waiting connections per client address; a new one closes the oldest
 GRACE = 2  # seconds a connection may wait before a newer one from its address may close it
 CONNECTION_BUFFER = 2048  # bytes each connection reads and writes through (eventlet: 8 and 16 KiB)
 
 
-class HeadTimeout(Exception):
-    """A request's head did not arrive in time, or a newer connection took its place."""
+class TooSlow(Exception):
+    """A request's head or body did not arrive in time, or a newer connection took its place."""
 
 
-def eventlet_protocol(head_timeout=HEAD_TIMEOUT, per_address=WAITING_PER_ADDRESS, grace=GRACE):
+class _SlowBody:
+    """A request body that must arrive by a deadline; past it the request is refused and its connection closed."""
+
+    def __init__(self, body, protocol, seconds):
+        self._body = body
+        self._protocol = protocol
+        self._until = time.monotonic() + seconds
+
+    def _read(self, method, *args):
+        import eventlet
+        from werkzeug.exceptions import ClientDisconnected
+
+        left = self._until - time.monotonic()
+        try:
+            if left <= 0:
+                raise TooSlow
+            with eventlet.Timeout(left, TooSlow):
+                return getattr(self._body, method)(*args)
+        except TooSlow:
+            self._protocol.close_connection = 1  # never wait for the rest of it
+            raise ClientDisconnected("The request body came too slowly.") from None
+
+    def read(self, *args):
+        return self._read("read", *args)
+
+    def readline(self, *args):
+        return self._read("readline", *args)
+
+    def readlines(self, *args):
+        return self._read("readlines", *args)
+
+    def __iter__(self):
+        return iter(self.readline, b"")
+
+    def __getattr__(self, name):
+        return getattr(self._body, name)
+
+
+def eventlet_protocol(
+    head_timeout=HEAD_TIMEOUT, per_address=WAITING_PER_ADDRESS, grace=GRACE, body_timeout=BODY_TIMEOUT
+):
     """eventlet.wsgi's HttpProtocol with the limits above (eventlet imported only here)."""
     import eventlet
     import eventlet.wsgi
@@ -43,7 +86,7 @@ def eventlet_protocol(head_timeout=HEAD_TIMEOUT, per_address=WAITING_PER_ADDRESS
 
     def _cut(protocol, thread):
         if protocol._head_timer.pending:  # still waiting for its head when the hub gets here
-            thread.throw(HeadTimeout)
+            thread.throw(TooSlow)
 
     class Protocol(eventlet.wsgi.HttpProtocol):
         rbufsize = wbufsize = CONNECTION_BUFFER
@@ -61,10 +104,10 @@ def eventlet_protocol(head_timeout=HEAD_TIMEOUT, per_address=WAITING_PER_ADDRESS
                     break
                 del queue[oldest]
                 hub.schedule_call_global(0, _cut, oldest, thread)
-            self._head_timer = eventlet.Timeout(head_timeout, HeadTimeout)
+            self._head_timer = eventlet.Timeout(head_timeout, TooSlow)
             try:
                 super().handle_one_request()
-            except HeadTimeout:
+            except TooSlow:
                 self.close_connection = 1
             finally:
                 self._head_done()
@@ -74,6 +117,12 @@ def eventlet_protocol(head_timeout=HEAD_TIMEOUT, per_address=WAITING_PER_ADDRESS
                 return super().parse_request()
             finally:
                 self._head_done()  # the answer (or a WebSocket) has all the time it needs
+
+        def get_environ(self):
+            environ = super().get_environ()
+            # Only the app's input: a WebSocket reads `eventlet.input` as long as it lives.
+            environ["wsgi.input"] = _SlowBody(environ["wsgi.input"], self, body_timeout)
+            return environ
 
         def _head_done(self):
             self._head_timer.cancel()

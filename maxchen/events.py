@@ -79,7 +79,9 @@ def init_app(app, socketio, rooms, select_locale, languages):
                 join_room(channel(socket.code, socket.lang))
             rooms.connect(socket)
         except IllegalMove as error:
-            raise ConnectionRefusedError(messages.answer(error, _lang(auth))["error"]) from None
+            # The page reads the code in `data` (socket.io's connect_error); `message` is for people.
+            refusal = messages.answer(error, _lang(auth))["error"]
+            raise ConnectionRefusedError(refusal["message"], refusal) from None
         return None
 
     def _socket(auth) -> Socket:

@@ -333,6 +333,8 @@ class Room:
         options = dict(options)
         rules = ruleset_name(options.pop("rules", payload.get("rules", self.rules)))
         ruleset = RULESETS[rules]
+        if self.shared and not ruleset.SHARED_PHONE:
+            raise IllegalMove("needs_phones", game=ruleset.TITLE)
         base = self.options if rules == self.rules else ruleset.default_options()
         self.options = {**base, **ruleset.check_options(options)}
         if rules != self.rules and self.game is not None:

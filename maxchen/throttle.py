@@ -7,7 +7,8 @@ environment variables of the same names):
 
 - MAXCHEN_LIMIT_FAILURES, per address: answers that find no room or no seat
   (401, 403, 404) and refused socket connections: what guessing codes and
-  tokens produces. Over it, every request of that address waits.
+  tokens produces. Over it, the address waits for everything but the open
+  pages and the rooms it holds a seat in (cookie or token).
 - MAXCHEN_LIMIT_ROOMS, per address: new rooms (the load benchmark's 2,000
   players open 334 in a few seconds).
 - MAXCHEN_LIMIT_EVENTS, per socket: actions and signals (a person makes one or two a
@@ -37,6 +38,37 @@ FAILED = frozenset((401, 403, 404))
 ROOM_MAKERS = ("web.create", "web.create_table", "api.create_room")
 
 
+OPEN_PAGES = ("web.index", "web.rules_page", "web.language", "static")
+
+
+def _exempt() -> bool:
+    """A player's own room and the open pages stay reachable when their address is over the failure limit.
+
+    One guesser behind a school router or a venue's NAT must not stop the
+    tables of everyone else there: what it guesses (other codes, other
+    tokens) stays blocked.
+    """
+    from flask import request
+
+    from .web import browser_seats
+
+    if request.endpoint in OPEN_PAGES:
+        return True
+    code = str((request.view_args or {}).get("code", "")).upper()
+    if not code:
+        return False
+    if code in browser_seats():
+        return True
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and token:
+        try:
+            current_app.extensions["maxchen.rooms"].authenticate(code, token.strip())
+        except IllegalMove:
+            return False
+        return True
+    return False
+
+
 class Throttle:
     """One app's limits: Flask-Limiter for HTTP, moving windows for sockets."""
 
@@ -49,6 +81,7 @@ class Throttle:
             app=app,
             application_limits=[lambda: current_app.config["MAXCHEN_LIMIT_FAILURES"]],
             application_limits_deduct_when=lambda response: response.status_code in FAILED,
+            application_limits_exempt_when=_exempt,
             strategy="moving-window",
             storage_uri="memory://",
         )

@@ -23,6 +23,7 @@ from flask import (
     url_for,
 )
 from flask_babel import get_locale
+from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import HTTPException
 
 from . import messages, rules
@@ -42,6 +43,11 @@ LANG_COOKIE = "lang"
 # A path of this site: printable ASCII, no "//" or "/\" start (browsers drop tabs and
 # newlines from URLs and read a backslash as a slash, so "/\t/evil.example" leaves).
 LOCAL_PATH = re.compile(r"/(?![/\\])[!-\[\]-~]*")
+ERROR_TEXTS = {
+    404: _l("There is no such page."),
+    405: _l("This page is opened through its form, not by its address."),
+    413: _l("That was too much at once."),
+}
 SEATS_KEPT = 20  # the newest seats a browser keeps in its cookie: the cookie stays far below 4 KB
 
 
@@ -142,11 +148,11 @@ def _http_error(error: HTTPException):
         return response
     if request.path.startswith("/api/"):
         return json_error(error)
-    if error.code == 404:
+    if error.code == 404 and request.path.startswith("/r/"):
         return render_template("missing.html"), 404
     if error.code >= 500:
         current_app.logger.error("%s %s answered %s", request.method, request.path, error.code)
-    return render_template("error.html", title=f"{error.code} {error.name}", message=None), error.code
+    return render_template("error.html", status=error.code, message=ERROR_TEXTS.get(error.code)), error.code
 
 
 @bp.app_errorhandler(IllegalMove)
@@ -160,7 +166,7 @@ def refusal(error: IllegalMove):
         response.headers["X-Maxchen-Toast"] = "1"
         return response
     else:
-        response = make_response(render_template("error.html", title=None, message=_message(error)))
+        response = make_response(render_template("error.html", message=_message(error)))
     response.status_code = error.status
     return response
 

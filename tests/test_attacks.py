@@ -7,6 +7,7 @@ import time
 
 import pytest
 import requests
+import socketio
 
 from maxchen import connections, presence
 from maxchen.client import Player, create_room, join_room, simple_move
@@ -39,10 +40,13 @@ def _half_open(port, count) -> list[socket.socket]:
 
 
 def _closed_by_server(attack: socket.socket) -> bool:
+    """The server closed it (after an answer, if it gave one)."""
     try:
-        return attack.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+        while attack.recv(65536, socket.MSG_DONTWAIT):
+            pass  # an answer before the close: read past it
+        return True
     except BlockingIOError:
-        return False  # nothing to read: still open
+        return False  # nothing more to read: still open
     except ConnectionError:
         return True
 
@@ -119,3 +123,39 @@ def test_a_rebinding_page_reaches_neither_pages_nor_sockets(server):
         assert requests.get(server.url + path, headers=evil, timeout=5).status_code == 400
     assert requests.post(server.url + "/api/rooms", json={"name": "Eve"}, headers=evil, timeout=5).status_code == 400
     assert requests.get(server.url + "/", headers={"Host": f"localhost:{server.port}"}, timeout=5).status_code == 200
+
+
+def test_a_body_sent_a_byte_at_a_time_is_cut(server, many_files):
+    slow = []
+    for _ in range(50):
+        attack = socket.socket()
+        attack.bind(("127.0.0.3", 0))
+        attack.connect(("127.0.0.1", server.port))
+        head = f"POST /api/rooms HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nContent-Type: application/json\r\n"
+        attack.sendall((head + "Content-Length: 16000\r\n\r\n{").encode())
+        slow.append(attack)
+    try:
+        assert requests.get(server.url + "/", timeout=2).status_code == 200
+
+        def trickle_and_count():
+            for attack in slow:
+                with contextlib.suppress(OSError):
+                    attack.send(b" ")
+            return sum(not _closed_by_server(s) for s in slow)
+
+        assert _wait_until(lambda: trickle_and_count() == 0, connections.BODY_TIMEOUT + 5)
+        assert "Traceback" not in server.output()
+    finally:
+        for attack in slow:
+            attack.close()
+
+
+def test_a_refused_socket_says_why_in_its_data(server):
+    """The page reloads on `bad_token`: it reads the code from connect_error's data."""
+    refused = []
+    client = socketio.Client(reconnection=False)
+    client.on("connect_error", refused.append)
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        client.connect(server.url, auth={"token": "forged"}, transports=["websocket"], wait_timeout=5)
+    assert refused[0]["data"]["code"] == "bad_token"
+    assert "token" in refused[0]["message"]

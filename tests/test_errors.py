@@ -40,7 +40,9 @@ def test_http_errors_are_pages_with_a_way_home(client):
     response = client.get("/rooms")  # a form's address, opened by hand
     assert response.status_code == 405
     html = response.get_data(as_text=True)
-    assert "405 Method Not Allowed" in html and 'class="button primary" href="/"' in html
+    assert "opened through its form" in html and "Error 405" in html and 'class="button primary" href="/"' in html
     assert "Content-Security-Policy" in response.headers
     german = client.get("/rooms", headers={"Accept-Language": "de"}).get_data(as_text=True)
-    assert "Startseite" in german or "Start" in german
+    assert "Das hat nicht geklappt" in german and "Method Not Allowed" not in german
+    lost = client.get("/no/such/page").get_data(as_text=True)
+    assert "There is no such page." in lost and "No such room" not in lost

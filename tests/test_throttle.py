@@ -23,8 +23,10 @@ def test_guessing_codes_and_tokens_is_stopped_with_a_retry_time():
     assert error["code"] == "rate_limited" and 0 < error["params"]["seconds"] <= 61
     assert blocked.headers["Retry-After"] == str(error["params"]["seconds"])
     assert "Try again in" in error["message"]
-    # Strict: the prober's address waits for everything now, its own seat included.
-    assert api.view(seat["code"], seat["token"]).status_code == 429
+    # Every further guess waits, whatever it guesses; a seat of its own still answers.
+    assert api.view(seat["code"], "guess").status_code == 429
+    assert api.client.post("/api/rooms/ZZZZZ/players", json={"name": "Eve"}).status_code == 429
+    assert api.view(seat["code"], seat["token"]).status_code == 200
 
 
 def test_what_succeeds_is_not_counted_as_failure():
@@ -78,3 +80,25 @@ def test_an_htmx_form_over_the_limit_gets_a_toast(path):
     response = client.post(path, data={"action": "start"}, headers={"HX-Request": "true"})
     assert response.headers["X-Maxchen-Toast"] == "1"
     assert "Try again in" in response.get_data(as_text=True)
+
+
+def test_a_guesser_behind_the_same_router_does_not_stop_the_players():
+    """Players of a room keep playing while someone on their address guesses codes."""
+    app = _app(MAXCHEN_LIMIT_FAILURES="5 per minute")
+    player = app.test_client()
+    created = player.post("/rooms", data={"name": "Ann"})
+    code = created.headers["Location"].rsplit("/", 1)[1]
+    bot = Api(app.test_client())
+    seat = bot.join(code, "Bot")
+    guesser = app.test_client()
+    for n in range(6):
+        guesser.get(f"/r/ZZZZ{n}")
+    assert guesser.get("/r/ZZZZZ").status_code == 429  # the guessing stays blocked
+    assert player.get(f"/r/{code}").status_code == 200  # the page of a seat holder
+    assert player.post(f"/r/{code}/act", data={"action": "start"}, headers={"HX-Request": "true"}).status_code in (
+        200,
+        204,
+    )
+    assert bot.view(code, seat["token"]).status_code == 200  # a bot's own room
+    assert guesser.get("/").status_code == 200  # and the home page
+    assert bot.view(code, "forged").status_code == 429
