@@ -50,7 +50,12 @@ CHECKS = [
 # Generated requests per operation (beside schemathesis's coverage cases): the file stays well under a minute.
 EXAMPLES = 40
 EXAMPLES_IN_A_ROOM = 100
-SCHEMATHESIS_SETTINGS = {"deadline": None, "suppress_health_check": list(HealthCheck)}
+SCHEMATHESIS_SETTINGS = {
+    "deadline": None,
+    "suppress_health_check": list(HealthCheck),
+    "derandomize": True,
+    "database": None,
+}
 HTTP_ERRORS = {413: "bad_request"}  # errors of HTTP itself (api.json_error), beside errors.STATUS
 UNLIMITED = {"MAXCHEN_LIMIT_FAILURES": "100000 per second", "MAXCHEN_LIMIT_ROOMS": "100000 per second"}
 
