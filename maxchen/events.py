@@ -119,7 +119,7 @@ def init_app(app, socketio, rooms, select_locale, languages):
         try:
             if socket is None or socket.player is None:
                 raise IllegalMove("connect_first")
-            throttle.event(request.sid)
+            throttle.event(socket.code, socket.player)
             return call(socket.code, socket.player)
         except IllegalMove as error:
             return messages.answer(error, socket.lang if socket else None)

@@ -11,7 +11,7 @@ environment variables of the same names):
   pages and the rooms it holds a seat in (cookie or token).
 - MAXCHEN_LIMIT_ROOMS, per address: new rooms (the load benchmark's 2,000
   players open 334 in a few seconds).
-- MAXCHEN_LIMIT_EVENTS, per socket: actions and signals (a person makes one or two a
+- MAXCHEN_LIMIT_EVENTS, per seat: actions and signals over its sockets (a person makes one or two a
   second, a bot as fast as it likes up to the limit).
 """
 
@@ -104,9 +104,9 @@ class Throttle:
                 reset = self.windows.get_window_stats(item, key, who).reset_time
                 raise IllegalMove("rate_limited", seconds=max(1, math.ceil(reset - time.time())))
 
-    def event(self, sid: str):
-        """One Socket.IO action or signal of socket `sid`."""
-        self._check("MAXCHEN_LIMIT_EVENTS", sid, hit=True)
+    def event(self, code: str, player: str):
+        """One Socket.IO action or signal of a seat (all its sockets: a new one starts no new budget)."""
+        self._check("MAXCHEN_LIMIT_EVENTS", f"{code}/{player}", hit=True)
 
     def before_connect(self, address: str):
         """A socket may try to connect unless its address failed too often."""

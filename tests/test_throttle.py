@@ -102,3 +102,15 @@ def test_a_guesser_behind_the_same_router_does_not_stop_the_players():
     assert bot.view(code, seat["token"]).status_code == 200  # a bot's own room
     assert guesser.get("/").status_code == 200  # and the home page
     assert bot.view(code, "forged").status_code == 429
+
+
+def test_a_new_socket_of_the_same_seat_starts_no_new_budget():
+    app = _app(MAXCHEN_LIMIT_EVENTS="4 per 10 seconds")
+    seat = Api(app.test_client()).create("Ann")
+    answers = []
+    for _ in range(3):  # reconnect after every second event
+        client = socketio.test_client(app, auth={"token": seat["token"]})
+        answers += [client.emit("signal", {"activity": None}, callback=True) for _ in range(2)]
+        client.disconnect()
+    assert [a.get("ok") for a in answers] == [True] * 4 + [None] * 2
+    assert answers[-1]["error"]["code"] == "rate_limited"
