@@ -1,8 +1,10 @@
 """Connection limits of the eventlet server: what hangs is cut, what works is not.
 
-A connection is *waiting* from the moment it may send a request until that
-request's headers are in: a new connection, a keep-alive one between two
-requests, or a slowloris that never finishes its headers. Eventlet alone
+A connection is *waiting* from the moment it opens until its first request's
+headers are in: a slowloris never gets further. A keep-alive connection
+between two requests has shown it is a client: it is closed after
+`KEEPALIVE_IDLE` idle seconds, but never counted as waiting (a phone's
+browser keeps a few, a class behind one router many). Eventlet alone
 waits forever for headers that trickle in, one byte at a time, and keeps
 8 and 16 KiB of buffers per connection.
 
@@ -91,10 +93,22 @@ def eventlet_protocol(
     class Protocol(eventlet.wsgi.HttpProtocol):
         rbufsize = wbufsize = CONNECTION_BUFFER
 
+        served = False  # a request of this connection got through its head: it is a client, not a slowloris
+
         def handle_one_request(self):
             address = self.client_address[0] if isinstance(self.client_address, tuple) else str(self.client_address)
             self._address = address
-            queue = waiting[address]
+            self._head_timer = eventlet.Timeout(head_timeout, TooSlow)
+            if not self.served:
+                self._wait_in_line(waiting[address])
+            try:
+                super().handle_one_request()
+            except TooSlow:
+                self.close_connection = 1
+            finally:
+                self._head_done()
+
+        def _wait_in_line(self, queue):
             now = time.monotonic()
             queue[self] = (greenlet.getcurrent(), now)
             while len(queue) > per_address:
@@ -104,17 +118,12 @@ def eventlet_protocol(
                     break
                 del queue[oldest]
                 hub.schedule_call_global(0, _cut, oldest, thread)
-            self._head_timer = eventlet.Timeout(head_timeout, TooSlow)
-            try:
-                super().handle_one_request()
-            except TooSlow:
-                self.close_connection = 1
-            finally:
-                self._head_done()
 
         def parse_request(self):
             try:
-                return super().parse_request()
+                ready = super().parse_request()
+                self.served = self.served or ready
+                return ready
             finally:
                 self._head_done()  # the answer (or a WebSocket) has all the time it needs
 
