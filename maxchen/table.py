@@ -150,6 +150,11 @@ def clean_name(text) -> str:
     return name
 
 
+def shown_name(text) -> str:
+    """A refused name as the form offers it again: without what could not be seen."""
+    return "".join(ch for ch in text if not _hidden(ch)) if isinstance(text, str) else ""
+
+
 def name_keys(name: str) -> tuple[str, str]:
     """How a clean name looks, as two keys; names sharing either key look alike.
 

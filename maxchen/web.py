@@ -32,6 +32,7 @@ from .errors import IllegalMove
 from .live import page_parts, value_label
 from .rooms import normalize_code
 from .rulesets import DEFAULT, REGISTRY, RULESETS, TITLES
+from .table import shown_name
 
 bp = Blueprint("web", __name__)
 
@@ -191,7 +192,7 @@ def create():
     try:
         seat = _rooms().create(name, request.form.get("rules") or DEFAULT)
     except IllegalMove as error:
-        return _home(error, name=name)
+        return _home(error, name=shown_name(name))
     _remember(seat["code"], seat["token"], name.strip())
     return redirect(url_for("web.room", code=seat["code"]), 303)
 
@@ -218,7 +219,7 @@ def join_by_code():
         code = normalize_code(typed)
         return _join(code, name)
     except IllegalMove as error:
-        return _home(error, name=name, code=typed)
+        return _home(error, name=shown_name(name), code=typed)
 
 
 def _join(code, name):
@@ -251,7 +252,7 @@ def join(code):
     try:
         return _join(code, name)
     except IllegalMove as error:
-        return render_template("join.html", code=code, name=name, error=_message(error)), error.status
+        return render_template("join.html", code=code, name=shown_name(name), error=_message(error)), error.status
 
 
 def _seated(code: str) -> tuple[str, str]:

@@ -209,3 +209,10 @@ def test_the_one_phone_cover_isolates_the_next_name(app, rooms):
     html = browser.get(f"/r/{seat['code']}").get_data(as_text=True)
     assert re.search(r"Pass the phone to <bdi>", html) and re.search(r"I&#39;m <bdi>|I'm <bdi>", html)
     assert unisolated(html) == []
+
+
+def test_a_refused_hidden_name_comes_back_without_what_could_not_be_seen(client):
+    response = client.post("/rooms", data={"name": "Ben\u200b"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert 'value="Ben"' in html and "\u200b" not in html
