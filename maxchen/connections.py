@@ -22,6 +22,7 @@ waits forever for headers that trickle in, one byte at a time, and keeps
 """
 
 import collections
+import os
 import time
 
 KEEPALIVE_IDLE = 5  # seconds an idle keep-alive connection stays open
@@ -30,6 +31,13 @@ BODY_TIMEOUT = 10  # seconds for a request's body, from the end of its headers (
 WAITING_PER_ADDRESS = 128  # waiting connections per client address; a new one closes the oldest
 GRACE = 2  # seconds a connection may wait before a newer one from its address may close it
 CONNECTION_BUFFER = 2048  # bytes each connection reads and writes through (eventlet: 8 and 16 KiB)
+SETTINGS = ("KEEPALIVE_IDLE", "HEAD_TIMEOUT", "BODY_TIMEOUT", "WAITING_PER_ADDRESS", "GRACE")
+
+
+def setting(name: str) -> float:
+    """A limit above, or the environment's MAXCHEN_<NAME> in its place."""
+    value = os.environ.get(f"MAXCHEN_{name}")
+    return float(value) if value else globals()[name]
 
 
 class TooSlow(Exception):
@@ -74,10 +82,10 @@ class _SlowBody:
         return getattr(self._body, name)
 
 
-def eventlet_protocol(
-    head_timeout=HEAD_TIMEOUT, per_address=WAITING_PER_ADDRESS, grace=GRACE, body_timeout=BODY_TIMEOUT
-):
+def eventlet_protocol():
     """eventlet.wsgi's HttpProtocol with the limits above (eventlet imported only here)."""
+    head_timeout, body_timeout, grace = setting("HEAD_TIMEOUT"), setting("BODY_TIMEOUT"), setting("GRACE")
+    per_address = int(setting("WAITING_PER_ADDRESS"))
     import eventlet
     import eventlet.wsgi
     import greenlet

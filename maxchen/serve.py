@@ -100,7 +100,7 @@ def bind(app, spots, mode):
                     app,
                     log_output=False,
                     max_size=capacity,
-                    keepalive=connections.KEEPALIVE_IDLE,
+                    keepalive=connections.setting("KEEPALIVE_IDLE"),
                     protocol=protocol,
                 )
             pool.waitall()

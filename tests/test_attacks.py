@@ -12,6 +12,7 @@ import socketio
 from maxchen import connections, presence
 from maxchen.client import Player, create_room, join_room, simple_move
 
+from .conftest import Server
 from .test_server import RecordingPlayer
 
 ATTACKER = "127.0.0.2"  # loopback too, but not the address the players use
@@ -159,3 +160,40 @@ def test_a_refused_socket_says_why_in_its_data(server):
         client.connect(server.url, auth={"token": "forged"}, transports=["websocket"], wait_timeout=5)
     assert refused[0]["data"]["code"] == "bad_token"
     assert "token" in refused[0]["message"]
+
+
+def test_idle_keep_alive_connections_are_clients_not_a_slowloris(many_files):
+    """A class's phones keep connections open between requests: a new wave of half-open ones never cuts them."""
+    quick = {"MAXCHEN_KEEPALIVE_IDLE": "60", "MAXCHEN_GRACE": "0.2", "MAXCHEN_WAITING_PER_ADDRESS": "20"}
+    server = Server(env=quick).wait_ready()
+    served, waiting = [], []
+    try:
+        for _ in range(60):  # each asks once and keeps its connection
+            client = socket.socket()
+            client.bind((ATTACKER, 0))
+            client.connect(("127.0.0.1", server.port))
+            client.sendall(f"GET /rules HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode())
+            served.append(client)
+        answered = set()
+
+        def all_answered():
+            answered.update(c for c in served if c not in answered and _answered(c))
+            return len(answered) == len(served)
+
+        assert _wait_until(all_answered, 10)
+        waiting = _half_open(server.port, 20)
+        time.sleep(0.5)  # older than the grace: the next wave may cut them
+        waiting += _half_open(server.port, 40)
+        assert _wait_until(lambda: sum(_closed_by_server(s) for s in waiting) >= 20, 5)  # the cap cut half-open ones
+        assert not any(_closed_by_server(c) for c in served)  # and no client
+    finally:
+        for attack in served + waiting:
+            attack.close()
+        server.stop()
+
+
+def _answered(client: socket.socket) -> bool:
+    try:
+        return bool(client.recv(65536, socket.MSG_DONTWAIT))
+    except BlockingIOError:
+        return False
