@@ -65,6 +65,8 @@ _LOOK_ALIKE = str.maketrans(
         **dict(zip("αινορυ", "aivopu", strict=True)),  # Greek small letters
         **dict(zip("օսոհ", "ounh", strict=True)),  # Armenian small letters
         **dict(zip("ıɑɡȷ0", "iagjO", strict=True)),  # Latin dotless i and j, alpha, script g; zero
+        **dict(zip("ᎪᏴᏟᎠᎬᏀᎻᎫᏦᏞᎷᏢᏚᎳᏃᎢ", "ABCDEGHJKLMPSWZT", strict=True)),  # Cherokee capitals
+        **dict(zip("ᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ", "abcdeghijklmnoprstuvwyz", strict=True)),  # Latin small capitals
     }
 )
 # What only the shape keeps: a capital I, a small l and a 1 look the same.

@@ -99,6 +99,8 @@ def test_names_that_hide_or_turn_text_are_refused(typed, reason):
         ("Ian", "lan", True),  # capital I, small l
         ("Ivan", "ivan", True),
         ("Bob", "B0b", True),
+        ("Ann", "Ꭺnn", True),  # Cherokee A
+        ("Ann", "ᴀnn", True),  # small capital A
         ("Straße", "STRASSE", True),
         ("👨\u200d👩\u200d👧", "👨👩👧", True),
         # Names that differ to the eye are both seated.
