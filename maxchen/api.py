@@ -6,7 +6,6 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from . import messages
 from .errors import IllegalMove
 from .table import normalize_code
 
@@ -27,17 +26,18 @@ def _body() -> dict:
     return data
 
 
+def bearer_token() -> str | None:
+    """The token of the request's `Authorization: Bearer <token>`, if it has one."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
 def _player(code) -> str:
     """The player the bearer token stands for in room `code`."""
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    token = bearer_token()
+    if token is None:
         raise IllegalMove("no_bearer")
-    return _rooms().authenticate(code, token.strip())
-
-
-@bp.errorhandler(IllegalMove)
-def _illegal(error: IllegalMove):
-    return jsonify(messages.answer(error)), error.status
+    return _rooms().authenticate(code, token)
 
 
 def json_error(error: HTTPException):

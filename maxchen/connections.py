@@ -31,7 +31,6 @@ BODY_TIMEOUT = 10  # seconds for a request's body, from the end of its headers (
 WAITING_PER_ADDRESS = 128  # waiting connections per client address; a new one closes the oldest
 GRACE = 2  # seconds a connection may wait before a newer one from its address may close it
 CONNECTION_BUFFER = 2048  # bytes each connection reads and writes through (eventlet: 8 and 16 KiB)
-SETTINGS = ("KEEPALIVE_IDLE", "HEAD_TIMEOUT", "BODY_TIMEOUT", "WAITING_PER_ADDRESS", "GRACE")
 
 
 def setting(name: str) -> float:

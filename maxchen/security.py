@@ -10,6 +10,7 @@
   server through a name of its own.
 """
 
+from flask import request
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.exceptions import BadRequest
 from werkzeug.sansio.utils import host_is_trusted
@@ -40,8 +41,6 @@ class SessionInterface(SecureCookieSessionInterface):
     """Flask's signed cookie, `Secure` whenever the request came over HTTPS."""
 
     def get_cookie_secure(self, app):
-        from flask import request
-
         return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
 
 
@@ -68,8 +67,6 @@ def init_app(app, trusted_hosts=None):
 
     @app.after_request
     def _headers(response):
-        from flask import request
-
         for name, value in HEADERS.items():
             response.headers.setdefault(name, value)
         if request.is_secure:

@@ -21,13 +21,14 @@ import math
 import os
 import time
 
-from flask import current_app
+from flask import current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
 
+from .api import bearer_token
 from .errors import IllegalMove
 from .table import hash_token
 
@@ -50,9 +51,7 @@ def _exempt() -> bool:
     tables of everyone else there: what it guesses (other codes, other
     tokens) stays blocked.
     """
-    from flask import request
-
-    from .web import browser_seats
+    from .web import browser_seats  # the transports import this module: theirs only when asked
 
     if request.endpoint in OPEN_PAGES:
         return True
@@ -61,10 +60,8 @@ def _exempt() -> bool:
         return False
     if code in browser_seats():
         return True
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() == "bearer" and token.strip():
-        return current_app.extensions["maxchen.rooms"].store.find_token(hash_token(token.strip())) == code
-    return False
+    token = bearer_token()
+    return token is not None and current_app.extensions["maxchen.rooms"].store.find_token(hash_token(token)) == code
 
 
 @functools.lru_cache(maxsize=32)
