@@ -114,6 +114,8 @@ def eventlet_protocol():
                 self.close_connection = 1
             finally:
                 self._head_done()
+                # An idle keep-alive connection need not hold its last request (environ, Flask's request, headers).
+                self.environ = self.headers = None
 
         def _wait_in_line(self, queue):
             now = time.monotonic()

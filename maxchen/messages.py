@@ -80,12 +80,18 @@ class _Params(dict):
         return "?"
 
 
+def isolate(name: str) -> str:
+    """A player's name set apart from the sentence around it (FSI ... PDI): a right-to-left name
+    cannot carry the sentence's words or full stop along with it (the page uses <bdi>)."""
+    return f"\u2068{name}\u2069"
+
+
 def text(error: IllegalMove, lang: str | None = None) -> str:
     """The refusal in the current language (or `lang`)."""
     if lang is not None:
         with force_locale(lang):
             return text(error)
-    return str(TEXTS[error.reason]) % _Params({k: v for k, v in error.params.items()})
+    return str(TEXTS[error.reason]) % _Params({k: isolate(v) if k == "name" else v for k, v in error.params.items()})
 
 
 def answer(error: IllegalMove, lang: str | None = None) -> dict:

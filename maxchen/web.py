@@ -66,6 +66,9 @@ def _rooms():
     return current_app.extensions["maxchen.rooms"]
 
 
+bp.app_template_global("isolate")(messages.isolate)
+
+
 @bp.app_context_processor
 def _helpers():
     return {"value_label": value_label, "languages": LANGUAGES, "locale": str(get_locale()), "titles": TITLES}

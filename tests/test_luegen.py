@@ -180,10 +180,10 @@ def test_a_doubt_that_lost_the_race_names_who_was_faster(doubt_race):
     rooms, code, ben, version = doubt_race
     with pytest.raises(IllegalMove) as caught:
         rooms.act(code, ben["player"], {"action": "doubt", "version": version})
-    assert (caught.value.code, messages.text(caught.value)) == ("stale", "Cem was faster.")
+    assert (caught.value.code, messages.text(caught.value)) == ("stale", "\u2068Cem\u2069 was faster.")
     with pytest.raises(IllegalMove) as caught:
         rooms.act(code, ben["player"], {"action": "doubt"})
-    assert messages.text(caught.value) == "Cem was faster."
+    assert messages.text(caught.value) == "\u2068Cem\u2069 was faster."
     view = rooms.view(code, ben["player"])
     assert [p["mats"] for p in view["players"]] == [1, 0, 0] and view["stack"] == 11
 

@@ -33,7 +33,11 @@ def test_every_reason_reads_as_a_sentence_in_every_language(app, reason, lang):
 
 @pytest.mark.parametrize(
     ("accept", "text"),
-    [("de-DE,de;q=0.9", "Cem war schneller."), ("ru", "Cem успел(а) раньше."), ("", "Cem was faster.")],
+    [
+        ("de-DE,de;q=0.9", "\u2068Cem\u2069 war schneller."),
+        ("ru", "\u2068Cem\u2069 успел(а) раньше."),
+        ("", "\u2068Cem\u2069 was faster."),
+    ],
 )
 def test_the_api_answers_a_lost_race_in_the_callers_language(doubt_race, accept, text):
     from app import create_app
@@ -62,5 +66,5 @@ def test_a_socket_ack_speaks_the_lang_the_bot_sent(doubt_race):
     app = create_app({"TESTING": True, "ROOMS": rooms, "SECRET_KEY": "t"})
     bot = socketio.test_client(app, auth={"token": ben["token"], "lang": "de"})
     ack = bot.emit("action", {"action": "doubt", "version": version}, callback=True)
-    assert ack["error"]["message"] == "Cem war schneller."
+    assert ack["error"]["message"] == "\u2068Cem\u2069 war schneller."
     bot.disconnect()

@@ -186,7 +186,7 @@ def test_two_doubts_in_the_same_instant_count_once(server):
         thread.join()
     winner = next(name for name, result in results.items() if result == "ok")
     loser = next(name for name in results if name != winner)
-    assert results[loser] == f"{winner} was faster."
+    assert results[loser] == f"\u2068{winner}\u2069 was faster."
     final = ann.fetch()
     assert final["stack"] == 11 and sum(p["mats"] for p in final["players"]) == 1  # one mat moved
     assert final["reveal"]["doubter"] == next(

@@ -75,7 +75,7 @@ def test_a_room_link_without_a_seat_asks_only_for_a_name(app, lobby):
         ({"code": "K0O1I", "name": "Ann"}, 404, "There is no room with that code."),
         ({"code": "{code}", "name": ""}, 400, "Enter a name of 1 to 20 characters."),
         ({"code": "{code}", "name": "x" * 21}, 400, "Enter a name of 1 to 20 characters."),
-        ({"code": "{code}", "name": "ANN"}, 409, "Someone here is already called Ann."),
+        ({"code": "{code}", "name": "ANN"}, 409, "Someone here is already called \u2068Ann\u2069."),
     ],
 )
 def test_joining_errors_are_clear_and_change_nothing(app, lobby, form, status, message):
