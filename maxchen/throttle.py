@@ -19,6 +19,7 @@ import contextlib
 import functools
 import math
 import os
+import threading
 import time
 
 from flask import current_app, request
@@ -64,6 +65,23 @@ def _exempt() -> bool:
     return token is not None and current_app.extensions["maxchen.rooms"].store.find_token(hash_token(token)) == code
 
 
+class SweptMemoryStorage(MemoryStorage):
+    """limits' memory storage, sweeping out expired windows once a second.
+
+    The library sweeps every key 10 ms after any hit: with 2,000 seats that
+    sweep took a tenth of the server's time. An expired window is dropped
+    when it is read either way, so the sweep only frees memory.
+    """
+
+    STORAGE_SCHEME = ["maxchen-memory"]
+    SWEEP_SECONDS = 1.0
+
+    def _MemoryStorage__schedule_expiry(self) -> None:  # the library's private hook (limits pinned)
+        if not self.timer.is_alive():
+            self.timer = threading.Timer(self.SWEEP_SECONDS, self._MemoryStorage__expire_events)
+            self.timer.start()
+
+
 @functools.lru_cache(maxsize=32)
 def _parsed(limits: str) -> tuple:
     return tuple(parse_many(limits))
@@ -83,14 +101,14 @@ class Throttle:
             application_limits_deduct_when=lambda response: response.status_code in FAILED,
             application_limits_exempt_when=_exempt,
             strategy="sliding-window-counter",
-            storage_uri="memory://",
+            storage_uri="maxchen-memory://",
         )
         rooms = self.limiter.shared_limit(lambda: current_app.config["MAXCHEN_LIMIT_ROOMS"], scope="rooms")
         for endpoint in ROOM_MAKERS:
             if endpoint in app.view_functions:
                 app.view_functions[endpoint] = rooms(app.view_functions[endpoint])
         # A sliding window of two counters: O(1) per event, where a moving window keeps every hit.
-        self.windows = SlidingWindowCounterRateLimiter(MemoryStorage())
+        self.windows = SlidingWindowCounterRateLimiter(SweptMemoryStorage())
 
     def retry_after(self) -> int:
         """Seconds until the limit this request broke lets it through again."""

@@ -114,3 +114,24 @@ def test_a_new_socket_of_the_same_seat_starts_no_new_budget():
         client.disconnect()
     assert [a.get("ok") for a in answers] == [True] * 4 + [None] * 2
     assert answers[-1]["error"]["code"] == "rate_limited"
+
+
+def test_expired_windows_are_swept_out_in_one_pass_a_second_not_after_every_hit(monkeypatch):
+    from limits import parse
+    from limits.strategies import SlidingWindowCounterRateLimiter
+
+    from maxchen.throttle import SweptMemoryStorage
+
+    storage = SweptMemoryStorage()
+    storage.timer.join(timeout=5)  # the library's first sweep, started with the storage
+    windows = SlidingWindowCounterRateLimiter(storage)
+    one = parse("1 per second")
+    assert windows.hit(one, "seat") and not windows.hit(one, "seat")
+    assert storage.timer.interval == SweptMemoryStorage.SWEEP_SECONDS  # one sweep pending, a second away
+    pending = storage.timer
+    windows.hit(one, "other")
+    assert storage.timer is pending  # a further hit schedules no further sweep
+    pending.join(timeout=5)
+    storage.timer.join(timeout=5)
+    windows_left = [key for key in storage.storage if "seat" in key]
+    assert len(windows_left) <= 1  # the first second's window is gone; at most the one still counting stays
