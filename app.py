@@ -44,7 +44,7 @@ from flask import Flask  # noqa: E402
 from flask_babel import Babel  # noqa: E402
 from flask_socketio import SocketIO  # noqa: E402
 
-from maxchen import api, events, fastjson, security, serve, throttle, web  # noqa: E402
+from maxchen import api, assets, events, fastjson, security, serve, throttle, web  # noqa: E402
 from maxchen.rooms import Rooms  # noqa: E402
 from maxchen.store import MemoryStore, SqliteStore  # noqa: E402
 
@@ -74,6 +74,7 @@ def create_app(test_config=None) -> Flask:
     Babel(app, locale_selector=web.select_locale)
     app.register_blueprint(web.bp)
     app.register_blueprint(api.bp)
+    assets.init_app(app)
     app.extensions["maxchen.throttle"] = throttle.Throttle(app)  # after the views it limits
     # Same-origin check stays on: cors_allowed_origins is left at its default.
     socketio.init_app(
