@@ -4,6 +4,7 @@ A browser's seats live in its signed session cookie as [room code, token] pairs;
 every page and partial is rendered for that one player from `view_for`.
 """
 
+import json
 import re
 from functools import lru_cache
 from urllib.parse import urlsplit
@@ -367,3 +368,32 @@ def rules_page():
     """The rules in player language, with the value ladder."""
     ladder = [(value, value_label(value), rules.probability(value)) for value in rules.VALUES]
     return render_template(f"rules/{select_locale()}.html", ladder=ladder)
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    """The web app manifest: the game on the home screen, opened full screen."""
+    icons = [
+        {"src": url_for("static", filename="icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        *(
+            {"src": url_for("static", filename=f"icon-{size}.png"), "sizes": f"{size}x{size}", "type": "image/png"}
+            for size in (192, 512)
+        ),
+    ]
+    body = {
+        "name": "Mäxchen",
+        "short_name": "Mäxchen",
+        "description": str(_l("The dice game of bluffing, on your phones.")),
+        "lang": select_locale(),
+        "start_url": "/",
+        "scope": "/",
+        "display": "fullscreen",
+        "display_override": ["fullscreen", "standalone"],
+        "orientation": "portrait",
+        "background_color": "#0d1014",
+        "theme_color": "#0d1014",
+        "icons": icons,
+    }
+    response = current_app.response_class(json.dumps(body, ensure_ascii=False), mimetype="application/manifest+json")
+    response.cache_control.no_cache = True
+    return response

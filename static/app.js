@@ -76,6 +76,27 @@
     });
   }
 
+  // A phone at the table never dims or locks: hold a screen wake lock while the
+  // room is open, and take it again when the page is looked at again (the
+  // browser lets it go whenever the page is hidden). Only on HTTPS or localhost.
+  let wakeLock = null;
+  async function keepAwake() {
+    if (!("wakeLock" in navigator) || document.visibilityState !== "visible" || wakeLock) return;
+    try {
+      wakeLock = await navigator.wakeLock.request("screen");
+      document.body.dataset.awake = "1";
+      wakeLock.addEventListener("release", () => {
+        wakeLock = null;
+        delete document.body.dataset.awake;
+      });
+    } catch (_) {
+      wakeLock = null; // refused (battery saver, no user gesture yet): try again on the next tap
+    }
+  }
+  keepAwake();
+  document.addEventListener("visibilitychange", keepAwake);
+  document.addEventListener("pointerdown", keepAwake);
+
   // Every form's answer holds the areas that changed; a refusal comes as a toast.
   document.body.addEventListener("htmx:beforeRequest", (event) => {
     $("toast").textContent = "";

@@ -46,3 +46,30 @@ def test_static_urls_carry_their_content_hash_and_are_kept_a_year(app):
     for stale in (path, path + "?v=000000000000"):
         answer = browser.get(stale)
         assert answer.status_code == 200 and "no-cache" in answer.headers["Cache-Control"]
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_the_game_can_go_on_the_home_screen_and_open_full_screen(client):
+    page = client.get("/").get_data(as_text=True)
+    link = re.search(r'<link rel="manifest" href="([^"]+)"', page)[1]
+    answer = client.get(link)
+    assert answer.mimetype == "application/manifest+json"
+    manifest = answer.get_json()
+    assert manifest["start_url"] == "/" and manifest["display"] == "fullscreen"
+    assert manifest["background_color"] == manifest["theme_color"] == "#0d1014"
+    sizes = set()
+    for icon in manifest["icons"]:
+        data = client.get(icon["src"]).get_data()
+        if icon["type"] == "image/png":
+            width, height = _png_size(data)
+            assert icon["sizes"] == f"{width}x{height}"
+            sizes.add(width)
+    assert {192, 512} <= sizes
+    touch = re.search(r'<link rel="apple-touch-icon" href="([^"]+)"', page)[1]
+    assert _png_size(client.get(touch).get_data()) == (180, 180)
+    german = client.get(link, headers={"Accept-Language": "de"}).get_json()
+    assert german["lang"] == "de" and "Würfelspiel" in german["description"]

@@ -241,6 +241,8 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
     ann.page.click("form[action='/rooms'] button[type=submit]")
     code = ann.page.inner_text(".big-code").strip()
     assert re.fullmatch(r"[A-HJKMNP-Z2-9]{5}", code)
+    # The phone on the table does not dim or lock: the page holds a screen wake lock.
+    ann.page.wait_for_selector("body[data-awake='1']", state="attached")
     link = ann.page.inner_text("#join-link").strip()
     assert link == f"{server.url}/r/{code}"
     # The QR code on the page encodes exactly that link.
