@@ -1,0 +1,35 @@
+"""What a look at a screen would catch, as assertions: layout at a phone's size and axe-core's checks.
+
+Used by every browser test at each screen it photographs (`Phone.shot`).
+"""
+
+from pathlib import Path
+
+AXE = (Path(__file__).resolve().parent / "vendor" / "axe.min.js").read_text()
+TAP = 44  # px: the smallest target a thumb hits without aiming (WCAG 2.5.5, Apple's HIG)
+
+# Layout problems, found in the page itself: one list of plain sentences.
+LAYOUT = (Path(__file__).resolve().parent / "look.js").read_text()
+
+AXE_RUN = """async () => {
+  const result = await axe.run(document, {resultTypes: ["violations"]});
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+}"""
+
+
+def problems(page) -> list[str]:
+    """What is wrong with the screen the page shows now: layout, then axe-core (serious and critical)."""
+    found = page.evaluate(LAYOUT, TAP)
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        page.evaluate(AXE + "\n;0")  # through the DevTools protocol: the page's CSP stays on
+    return found + page.evaluate(AXE_RUN)
+
+
+def in_view(page, selector) -> bool:
+    """The element is on screen without scrolling (top and bottom inside the viewport)."""
+    return page.eval_on_selector(
+        selector,
+        "el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight + 1 && r.height }",
+    )
