@@ -172,12 +172,16 @@
     const meta = document.querySelector("#table [data-meta]");
     document.body.classList.toggle("host", !!(view && view.host));
     const turn = meta ? meta.dataset.turn : "";
+    const mine = !!me && turn === me;
+    if (mine && !document.body.classList.contains("my-turn") && lastReveal !== null) turnAlert();
+    document.body.classList.toggle("my-turn", mine);
+    document.title = (mine ? "● " : "") + TITLE;
     for (const li of document.querySelectorAll("#players .player")) {
       li.classList.toggle("me", li.dataset.player === me);
       li.classList.toggle("active", !!turn && li.dataset.player === turn);
     }
     for (const el of document.querySelectorAll("[data-not-for]")) el.hidden = el.dataset.notFor === me;
-    if (meta) document.body.dataset.phase = meta.dataset.phase;
+    if (meta) Object.assign(document.body.dataset, { phase: meta.dataset.phase, rules: meta.dataset.rules });
     const say = document.querySelector("#table [data-say]");
     if (say && say.textContent.trim() && say.textContent !== lastSay) {
       lastSay = say.textContent;
@@ -186,6 +190,12 @@
     const round = (meta && meta.dataset.revealRound) || "";
     if (lastReveal !== null && round && round !== lastReveal && !SHARED) showReveal(); // one phone: the cover shows it
     lastReveal = round;
+  }
+
+  // The turn comes to me: a short buzz where the phone allows it, and a mark in the tab's title.
+  const TITLE = document.title;
+  function turnAlert() {
+    if (navigator.vibrate && navigator.userActivation && navigator.userActivation.hasBeenActive) navigator.vibrate([60, 40, 60]);
   }
 
   let revealTimer = null;
@@ -222,6 +232,8 @@
       const seated = v.phase === "playing" && v.you && !v.waiting && !v.out;
       this.canShake = seated && v.allowed.includes("shake");
       this.el.classList.toggle("my-turn", this.canShake);
+      // My move (shake, then announce or bid): the controls keep the picker's room, so the cup does not jump.
+      document.body.classList.toggle("my-move", seated && ["shake", "announce", "bid"].some((a) => v.allowed.includes(a)));
       const had = this.values;
       this.values = seated && v.dice ? v.dice.slice() : null;
       if (this.values && !had) this.drop(this.values.length);
@@ -232,8 +244,8 @@
       this.area.hidden = !(this.canShake || this.values || shaker.active);
       if (!this.values && this.peeking) this.setPeek(false);
       if (this.canShake) this.say(motion.seen ? T.shake_motion : T.shake_drag);
-      else if (this.values && v.step === "announce") this.say(T.rolled);
       else this.say("");
+      if (this.values && !had) $("live").textContent = T.rolled; // the coaster's label says it on screen
     },
 
     say(text) { if (this.hint.textContent !== text) this.hint.textContent = text; },
@@ -479,8 +491,11 @@
 
   if (typeof window.DeviceMotionEvent !== "undefined") {
     motion.listen();
-    // Asked once per visit: iPhone needs the tap; elsewhere it shows whether sensors exist.
-    motion.button.hidden = motion.iOS ? false : sessionStorage.getItem("maxchen-motion-asked") === "1";
+    // Where motion must be asked for (an iPhone, inside a tap), it has not arrived by
+    // itself a moment after the page opened: only then the cup offers the button.
+    setTimeout(() => {
+      motion.button.hidden = motion.seen || !motion.iOS || sessionStorage.getItem("maxchen-motion-asked") === "1";
+    }, 800);
     motion.button.addEventListener("click", () => motion.enable());
   }
 
@@ -495,7 +510,7 @@
   // Dragging the cup quickly back and forth: each change of direction is a pulse.
   const drag = { id: null, x: 0, t: 0, dir: 0 };
   cup.el.addEventListener("pointerdown", (e) => {
-    if (!cup.canShake || e.target.closest("#coaster")) return;
+    if (!cup.canShake || e.target.closest("#coaster, #motion")) return;
     drag.id = e.pointerId;
     drag.x = e.clientX;
     drag.t = e.timeStamp;

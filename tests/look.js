@@ -15,13 +15,45 @@
     return r.width > 1 && r.height > 1;
   };
   if (document.documentElement.scrollWidth > W + 1) problems.push(`the page scrolls sideways (${document.documentElement.scrollWidth} px in ${W})`);
+  // What a box with overflow hidden cuts off is cut on purpose (the coaster sliding out of the cup).
+  const clipped = (el) => {
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowX;
+      if (o === "hidden" || o === "clip") return true;
+    }
+    return false;
+  };
   for (const el of document.querySelectorAll("main *, header *")) {
-    if (!shown(el)) continue;
+    if (!shown(el) || clipped(el)) continue;
     const r = el.getBoundingClientRect();
     if (r.right > W + 1 || r.left < -1) {
       // Only the outermost: its children are out with it.
       if (!el.parentElement || el.parentElement.getBoundingClientRect().right <= W + 1) problems.push(`${name(el)} runs off the screen (${Math.round(r.left)}..${Math.round(r.right)} of ${W})`);
     }
+  }
+  // Cut off inside a box that scrolls sideways (a row wider than its column).
+  const clipper = (el) => {
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowX;
+      if (o === "hidden" || o === "clip") return null;
+      if (o !== "visible") return a;
+    }
+    return null;
+  };
+  for (const el of document.querySelectorAll("main *")) {
+    if (!shown(el)) continue;
+    const box = clipper(el);
+    if (!box) continue;
+    if (getComputedStyle(box).textOverflow === "ellipsis") continue; // shortened on purpose: checked below
+    const r = el.getBoundingClientRect(), b = box.getBoundingClientRect();
+    const parentOut = el.parentElement !== box && el.parentElement.getBoundingClientRect().right > b.right + 1;
+    if (r.right > b.right + 1 && !parentOut) problems.push(`${name(el)} is cut off by ${name(box).slice(0, 30)} (${Math.round(r.right)} > ${Math.round(b.right)})`);
+  }
+  // A shortened text (a long name) still shows a readable start: five letters' width, or all of it.
+  for (const el of document.querySelectorAll("main *")) {
+    if (!shown(el) || getComputedStyle(el).textOverflow !== "ellipsis") continue;
+    const em = parseFloat(getComputedStyle(el).fontSize);
+    if (el.clientWidth < Math.min(el.scrollWidth, 3 * em) - 1) problems.push(`${name(el)} is cut to ${el.clientWidth} px`);
   }
   for (const el of document.querySelectorAll("button, a[href], select, input:not([type=hidden]):not([type=radio]):not([type=checkbox]), label.value, summary")) {
     if (!shown(el) || el.closest(".toast")) continue;

@@ -28,8 +28,17 @@ def problems(page) -> list[str]:
 
 
 def in_view(page, selector) -> bool:
-    """The element is on screen without scrolling (top and bottom inside the viewport)."""
+    """The element is wholly on screen without scrolling: inside the viewport and every box that clips it."""
     return page.eval_on_selector(
         selector,
-        "el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight + 1 && r.height }",
+        """el => {
+            const r = el.getBoundingClientRect();
+            let top = 0, bottom = innerHeight;
+            for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+                if (getComputedStyle(a).overflowY === "visible") continue;
+                const b = a.getBoundingClientRect();
+                top = Math.max(top, b.top); bottom = Math.min(bottom, b.bottom);
+            }
+            return r.height > 0 && r.top >= top - 1 && r.bottom <= bottom + 1;
+        }""",
     )

@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 import segno
 
+from . import look
+
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "ignore_https_errors": True}
@@ -89,8 +91,10 @@ class Phone:
         return self.page.eval_on_selector("#table [data-meta]", "el => ({...el.dataset})")
 
     def shot(self, name):
+        """Photograph the screen (tests/artifacts/, kept by CI) and check what a look would catch."""
         ARTIFACTS.mkdir(exist_ok=True)
         self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+        assert look.problems(self.page) == [], name
 
     def my_dice(self) -> list[int]:
         classes = self.page.eval_on_selector_all("#floor .die", "dice => dice.map(d => d.className)")
@@ -235,6 +239,9 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
     cem = Phone(browser, server.url, "ru-RU")
     phones = [ann, ben, cem]
 
+    # Ann's phone is an iPhone: motion must be asked for, inside a tap.
+    ann.page.add_init_script("DeviceMotionEvent.requestPermission = async () => 'granted'")
+
     # Ann creates the room on the home page.
     ann.page.goto(server.url + "/")
     ann.page.fill("form[action='/rooms'] input[name=name]", "Ann")
@@ -274,6 +281,7 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
     ann.page.click("button[data-action=start]")
     ann.page.wait_for_selector("#cup.my-turn")
     ann.page.click("#motion")
+    ann.page.wait_for_selector("#motion", state="hidden")
     since = marks(phones)
     shake_by_motion(ann)
     dice = peek(ann, [ben, cem], screenshot="peek")
