@@ -240,10 +240,11 @@ def room(code):
     code = _room_or_404(code)
     player = _me(code)
     if player is None:
-        if _rooms().load(code).shared:
+        room = _rooms().load(code)
+        if room.shared:
             message = _message(IllegalMove("one_phone"))
             return render_template("join.html", code=code, error=message, closed=True), 409
-        return render_template("join.html", code=code, name=session.get("name", ""))
+        return _join_page(room, name=session.get("name", ""), notice=GONE.get(request.args.get("gone", "")))
     room = _rooms().load(code)
     return render_template("room.html", code=code, room=room, parts=_parts(room, player), **_share(code))
 
@@ -256,7 +257,30 @@ def join(code):
     try:
         return _join(code, name)
     except IllegalMove as error:
-        return render_template("join.html", code=code, name=shown_name(name), error=_message(error)), error.status
+        return _join_page(_rooms().load(code), name=shown_name(name), error=_message(error)), error.status
+
+
+# Why a browser is back at a room's name form (`?gone=`): said on the form.
+GONE = {
+    "left": _l("You left the room."),
+    "removed": _l("The host removed you from the room."),
+    "seat": _l("This browser no longer has a seat in this room."),
+}
+
+
+def _join_page(room, **context):
+    """A room's name form, with what a newcomer may know: the game, who sits there, whether a game runs."""
+    members = room.members()
+    host = next((s.name for s in members if s.id == room.host), "")
+    return render_template(
+        "join.html",
+        code=room.code,
+        rules=room.rules,
+        host=host,
+        names=[s.name for s in members],
+        running=room.phase == "playing",
+        **context,
+    )
 
 
 def _seated(code: str) -> tuple[str, str]:
@@ -264,7 +288,7 @@ def _seated(code: str) -> tuple[str, str]:
     code = _room_or_404(code)
     player = _me(code)
     if player is None:
-        abort(_gone(code))
+        abort(_gone(code, "seat"))
     return code, player
 
 
@@ -284,7 +308,7 @@ def act(code):
     except IllegalMove as error:
         return refusal(error)
     if _me(code) is None:  # left the room
-        return _gone(code)
+        return _gone(code, "left")
     if _listening(code, player):
         return "", 204  # the page's socket brings what changed, as to everyone else
     return "".join(_parts(_rooms().load(code), player).values())
@@ -312,9 +336,9 @@ def _share(code: str) -> dict:
     return {"link": link, "qr": _qr(link)}
 
 
-def _gone(code):
+def _gone(code, why: str):
     response = make_response("", 204)
-    response.headers["HX-Redirect"] = url_for("web.room", code=code)
+    response.headers["HX-Redirect"] = url_for("web.room", code=code, gone=why)
     return response
 
 

@@ -61,9 +61,9 @@
     socket.on("disconnect", () => offline(true));
     socket.on("connect_error", (error) => {
       offline(true);
-      if (error && error.data && error.data.code === "bad_token") location.reload();
+      if (error && error.data && error.data.code === "bad_token") location.assign("/r/" + ROOM + "?gone=seat");
     });
-    socket.on("removed", () => location.assign("/r/" + ROOM));
+    socket.on("removed", () => location.assign("/r/" + ROOM + "?gone=removed"));
     socket.on("replaced", () => {
       // This seat opened on another screen: stay quiet until this one is looked at again.
       $("banner").textContent = T.replaced;
@@ -561,9 +561,11 @@
   });
   coaster.addEventListener("pointermove", (e) => {
     if (e.pointerId !== slide.id) return;
-    const dx = Math.max(0, Math.min(maxSlide(), e.clientX - slide.x0));
+    // The coaster runs ahead of the thumb (a thumb need not cross the whole cup), and
+    // once it has slid far enough to peek it turns see-through: peeking means seeing.
+    const dx = Math.max(0, Math.min(maxSlide(), (e.clientX - slide.x0) * 1.6));
     coaster.style.transform = `translateX(${dx}px)`;
-    cup.setPeek(dx > maxSlide() * 0.55);
+    cup.setPeek(dx > maxSlide() * 0.6);
   });
   const release = () => {
     slide.id = null;

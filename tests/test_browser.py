@@ -682,3 +682,31 @@ def test_forms_fill_the_phone_width(browser, server, path):
     assert widths and min(widths) >= 300, widths
     assert phone.page.evaluate("document.documentElement.scrollWidth") <= 390
     phone.context.close()
+
+
+def test_a_removed_phone_is_told_so_and_can_sit_down_again(browser, server):
+    """Removed by the host: the phone lands on the room's form with a word about it, never 'reconnecting…'."""
+    ann, ben = Phone(browser, server.url), Phone(browser, server.url, "de-DE")
+    ann.page.goto(server.url + "/")
+    ann.page.fill("form[action='/rooms'] input[name=name]", "Ann")
+    ann.page.click("form[action='/rooms'] button[type=submit]")
+    code = ann.page.inner_text(".big-code").strip()
+    ben.page.goto(f"{server.url}/r/{code}")
+    # The form says whose table it is, which game, and who sits there.
+    assert "Tisch von Ann" in ben.page.inner_text(".room-facts")
+    assert "1 Spieler: Ann" in ben.page.inner_text("main")
+    ben.shot("join-facts")
+    ben.page.fill("input[name=name]", "Ben")
+    ben.page.click("main form button[type=submit]")
+    ben.page.wait_for_selector(".lobby-list")
+    ann.page.wait_for_function("() => document.querySelectorAll('.lobby-list .dot.on').length === 2")
+    ann.page.click(".player:has-text('Ben') button[data-action=remove]")
+    ben.page.wait_for_selector(".notice")
+    assert ben.page.inner_text(".notice") == "Der Gastgeber hat dich aus dem Raum genommen."
+    assert ben.page.locator("#banner:not([hidden])").count() == 0
+    ben.page.fill("input[name=name]", "Ben")
+    ben.page.click("main form button[type=submit]")
+    ben.page.wait_for_selector(".lobby-list")
+    assert ann.errors == [] and ben.errors == []
+    for phone in (ann, ben):
+        phone.context.close()

@@ -133,7 +133,20 @@ def test_host_reorders_and_removes_in_the_lobby(app, lobby):
     assert [p["name"] for p in view(code, ann_id)["players"]] == ["Ann", "Ben"]
     # Cem's page now sends him back to the name form.
     gone = cem.get(f"/r/{code}/parts", headers=HX)
-    assert gone.headers["HX-Redirect"] == f"/r/{code}"
+    assert gone.headers["HX-Redirect"] == f"/r/{code}?gone=seat"
+    form = cem.get(gone.headers["HX-Redirect"]).get_data(as_text=True)
+    assert "This browser no longer has a seat in this room." in form and 'name="name"' in form
+    # The form tells a newcomer whose table it is, the game and who sits there.
+    assert "Ann</bdi>&#39;s table" in form or "Ann</bdi>'s table" in form
+    assert "2 players:" in form and "<bdi>Ben</bdi>" in form
+
+
+def test_leaving_lands_on_the_form_with_a_word_about_it(app, lobby):
+    code, ann, ben = lobby
+    left = act(ben, code, action="leave", version=version(ben, code))
+    assert left.headers["HX-Redirect"] == f"/r/{code}?gone=left"
+    assert "You left the room." in ben.get(left.headers["HX-Redirect"]).get_data(as_text=True)
+    assert "You left the room." not in ben.get(f"/r/{code}?gone=nonsense").get_data(as_text=True)
 
 
 def _token(browser, code):
