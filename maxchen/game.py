@@ -44,6 +44,7 @@ class Game:
     NAME = ""
     TITLE = ""
     SCORE = "points"  # what a seat shows: "points", "lives" or "mats"
+    DICE = 2  # dice in each cup
     SHARED_PHONE = True  # playable on one phone passed around
     ACTIONS: tuple[str, ...] = ()
     MIN_PLAYERS = 2
@@ -168,7 +169,6 @@ class MaexchenGame(Game):
     TITLE = "Mäxchen"
     ACTIONS = ("shake", "believe", "check", "accept", "announce")
     OUT_AT = 5
-    DICE = 2
 
     def __init__(self, players, options=None, dice=None):
         super().__init__(players, options, dice)

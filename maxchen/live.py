@@ -90,6 +90,7 @@ def _context(code: str, rules_name: str, names: dict, lang: str) -> dict:
         "names": names,
         "value_label": functools.partial(value_label, rules_name=rules_name, lang=lang),
         "score": rule_set.game.SCORE,
+        "cup_size": rule_set.game.DICE,
         "templates": rule_set.templates,
         "option_specs": {name: option.describe() for name, option in rule_set.game.OPTIONS.items()},
         "option_labels": {key: _(label) for key, label in rule_set.labels.items()},

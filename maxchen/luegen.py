@@ -33,6 +33,7 @@ class LuegenGame(Game):
     NAME = "luegen"
     TITLE = "Lügen"
     SCORE = "mats"
+    DICE = DICE
     MIN_PLAYERS = 3
     ACTIONS = ("shake", "bid", "doubt")
     OPTIONS = {

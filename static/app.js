@@ -97,6 +97,56 @@
   document.addEventListener("visibilitychange", keepAwake);
   document.addEventListener("pointerdown", keepAwake);
 
+  // --- sound: made by the phone itself (Web Audio), no files; a toggle in the menu ---
+  // "ambient": an iPhone's silent switch silences it. Off until the player touched the page.
+  const sound = {
+    ctx: null,
+    on: localStorage.getItem("maxchen-sound") !== "off",
+    unlock() {
+      if (this.ctx || !window.AudioContext) return;
+      try { if (navigator.audioSession) navigator.audioSession.type = "ambient"; } catch (_) { /* older phones */ }
+      this.ctx = new AudioContext();
+    },
+    tone(freq, seconds, { type = "sine", gain = 0.12, delay = 0, slide = 0 } = {}) {
+      if (!this.on || !this.ctx) return;
+      const t = this.ctx.currentTime + delay;
+      const osc = this.ctx.createOscillator();
+      const amp = this.ctx.createGain();
+      osc.type = type;
+      osc.frequency.setValueAtTime(freq, t);
+      if (slide) osc.frequency.exponentialRampToValueAtTime(freq * slide, t + seconds);
+      amp.gain.setValueAtTime(gain, t);
+      amp.gain.exponentialRampToValueAtTime(0.0001, t + seconds);
+      osc.connect(amp).connect(this.ctx.destination);
+      osc.start(t);
+      osc.stop(t + seconds + 0.02);
+    },
+    rattle() { this.tone(380 + Math.random() * 500, 0.04, { type: "square", gain: 0.03 }); },
+    thud() { this.tone(120, 0.09, { type: "triangle", gain: 0.12, slide: 0.5 }); },
+    chime() { this.tone(880, 0.16); this.tone(1320, 0.22, { delay: 0.13 }); },
+    sting(bluff) {
+      const notes = bluff ? [523, 415, 330] : [392, 523, 659];
+      notes.forEach((f, i) => this.tone(f, 0.22, { type: "triangle", gain: 0.14, delay: i * 0.11 }));
+    },
+    toggle() {
+      this.on = !this.on;
+      localStorage.setItem("maxchen-sound", this.on ? "on" : "off");
+      this.show();
+    },
+    show() {
+      const button = $("sound");
+      if (!button) return;
+      button.textContent = this.on ? T.sound_on : T.sound_off;
+      button.setAttribute("aria-pressed", String(this.on));
+    },
+  };
+  document.addEventListener("pointerdown", () => sound.unlock(), { once: true });
+  document.addEventListener("keydown", () => sound.unlock(), { once: true });
+  if ($("sound")) {
+    $("sound").addEventListener("click", () => sound.toggle());
+    sound.show();
+  }
+
   // Every form's answer holds the areas that changed; a refusal comes as a toast.
   document.body.addEventListener("htmx:beforeRequest", (event) => {
     $("toast").textContent = "";
@@ -196,6 +246,7 @@
   const TITLE = document.title;
   function turnAlert() {
     if (navigator.vibrate && navigator.userActivation && navigator.userActivation.hasBeenActive) navigator.vibrate([60, 40, 60]);
+    sound.chime();
   }
 
   let revealTimer = null;
@@ -210,7 +261,9 @@
     const hide = () => { overlay.hidden = true; };
     overlay.onclick = hide;
     clearTimeout(revealTimer); // a new reveal gets its whole time
-    revealTimer = setTimeout(hide, reducedMotion ? 2500 : 3500);
+    revealTimer = setTimeout(hide, reducedMotion ? 4500 : 6000);
+    const verdict = overlay.querySelector(".verdict");
+    if (verdict) setTimeout(() => sound.sting(overlay.firstChild.classList.contains("bluff")), reducedMotion ? 0 : 1300);
   }
 
   // --- the cup -------------------------------------------------------------
@@ -299,7 +352,7 @@
     rattle() {
       // Shaking: blank dice tumble about the cup.
       if (!this.dice.length) {
-        for (let i = 0; i < 2; i++) {
+        for (let i = 0; i < ((view && view.size) || 2); i++) {
           const die = this.makeDie();
           die.x = die.y = this.size() / 2;
           this.dice.push(die);
@@ -392,6 +445,7 @@
     if (now - lastBump < 60) return;
     lastBump = now;
     if (navigator.vibrate) navigator.vibrate(12); // silently nothing where not allowed (iPhone)
+    sound.thud();
   }
 
   // --- shake detection: motion, pointer drag or arrow keys --------------------
@@ -401,6 +455,15 @@
     drag: { pulses: 4, quiet: 350 },
     keys: { pulses: 5, quiet: 600 },
   };
+
+  // The shake meter on the cup fills as the shake goes on: full means "now stop".
+  function meter(fill) {
+    const bar = $("meter");
+    if (!bar) return;
+    bar.hidden = fill === 0;
+    bar.style.setProperty("--fill", (fill * 100).toFixed(0) + "%");
+    bar.classList.toggle("full", fill >= 1);
+  }
 
   const shaker = {
     active: false,
@@ -416,12 +479,15 @@
         this.active = true;
         this.source = source;
         this.count = 0;
-        cup.say(T.shaking);
         signal("shaking");
       }
       this.count++;
       this.last = now;
       cup.rattle();
+      sound.rattle();
+      const need = SOURCES[source].pulses;
+      meter(Math.min(1, this.count / need));
+      cup.say(this.count >= need ? T.stop_now : T.keep_shaking);
       clearTimeout(this.timer);
       this.timer = setTimeout(() => this.stop(), SOURCES[source].quiet);
     },
@@ -430,12 +496,14 @@
       if (!this.active) return;
       clearTimeout(this.timer);
       this.active = false;
+      meter(0);
       if (this.count >= SOURCES[this.source].pulses && cup.canShake) {
         cup.canShake = false;
         act("shake");
       } else {
         signal(null);
         if (view) cup.update(view);
+        cup.say(T.too_short); // a shake too weak or too short is never silently nothing
       }
     },
   };

@@ -21,6 +21,8 @@ AXE_RUN = """async () => {
 
 def problems(page) -> list[str]:
     """What is wrong with the screen the page shows now: layout, then axe-core (serious and critical)."""
+    # Judge the screen at rest: a reveal that is still fading in is not low contrast.
+    page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')", timeout=5000)
     found = page.evaluate(LAYOUT, TAP)
     if not page.evaluate("() => typeof axe !== 'undefined'"):
         page.evaluate(AXE + "\n;0")  # through the DevTools protocol: the page's CSP stays on

@@ -217,7 +217,7 @@ def assert_hidden_from_others(holder, phones, since):
             mine = pushed_cup(html)
             assert mine is None or mine["dice"] is None, f"{mine['you']} was sent dice"
             # Dice in a public part only in a reveal card (a check shows them to all).
-            assert "face-" not in re.sub(r'<div class="reveal".*?</div>', "", html, flags=re.S)
+            assert "face-" not in re.sub(r'<div class="reveal[ "].*?<p class="reveal-loser">', "", html, flags=re.S)
 
 
 def pushed_cup(html) -> dict | None:
