@@ -91,6 +91,8 @@ def _context(code: str, rules_name: str, names: dict, lang: str) -> dict:
         "value_label": functools.partial(value_label, rules_name=rules_name, lang=lang),
         "score": rule_set.game.SCORE,
         "cup_size": rule_set.game.DICE,
+        "min_players": rule_set.game.MIN_PLAYERS,
+        "summary": _(rule_set.summary) if rule_set.summary else "",
         "templates": rule_set.templates,
         "option_specs": {name: option.describe() for name, option in rule_set.game.OPTIONS.items()},
         "option_labels": {key: _(label) for key, label in rule_set.labels.items()},

@@ -26,6 +26,7 @@ class RuleSet:
     game: type[Game]
     top: str  # the name of the highest value (21)
     doubles: tuple[str, ...]  # the names of 11 … 66
+    summary: str = ""  # the game in one line, for the lobby
     labels: dict[str, str] = field(default_factory=dict)  # option names and choices
     fields: tuple[str, ...] = ()  # whole-number form fields of its actions
 
@@ -47,22 +48,29 @@ DOUBLES = (
 REGISTRY: dict[str, RuleSet] = {
     rule_set.game.NAME: rule_set
     for rule_set in (
-        RuleSet(MaexchenGame, "Mäxchen", DOUBLES),
+        RuleSet(
+            MaexchenGame,
+            "Mäxchen",
+            DOUBLES,
+            summary=N_("Two dice under the cup: say more than the last player, or bluff. Caught out: a point."),
+        ),
         RuleSet(
             PoschenGame,
             N_("Mayer"),  # seeds/000: "Mayer" and "four posch"
             (N_("one posch"), N_("two posch"), N_("three posch"), N_("four posch"), N_("five posch"), N_("six posch")),
+            summary=N_("Mäxchen with lives: lose them all and you are out; the last one in wins."),
             labels={"lives": N_("Lives")},
         ),
         RuleSet(
             LuegenGame,
             "Mäxchen",
             DOUBLES,
+            summary=N_("Three dice each, bids on every die on the table: raise the bid or doubt it."),
             labels={
                 "mats": N_("Beer mats"),
                 "playoff": N_("Play-off"),
-                "equal": N_("when all hold the same"),
-                "last_two": N_("only the last two"),
+                "equal": N_("if all tie"),
+                "last_two": N_("last two only"),
             },
             fields=("count", "face"),
         ),
@@ -70,4 +78,5 @@ REGISTRY: dict[str, RuleSet] = {
 }
 RULESETS: dict[str, type[Game]] = {name: rule_set.game for name, rule_set in REGISTRY.items()}
 TITLES: dict[str, str] = {name: game.TITLE for name, game in RULESETS.items()}
+SHARED_PHONE: list[str] = [name for name, game in RULESETS.items() if game.SHARED_PHONE]
 DEFAULT = "maexchen"

@@ -32,7 +32,7 @@ from .api import json_error
 from .errors import IllegalMove
 from .live import page_parts, value_label
 from .rooms import normalize_code
-from .rulesets import DEFAULT, REGISTRY, RULESETS, TITLES
+from .rulesets import DEFAULT, REGISTRY, RULESETS, SHARED_PHONE, TITLES
 from .table import shown_name
 
 bp = Blueprint("web", __name__)
@@ -184,7 +184,13 @@ def index():
 
 def _home(error: IllegalMove | None = None, **form):
     """The home page, with what was typed and the error when a form was refused."""
-    context = {"name": session.get("name", ""), "rulesets": list(RULESETS), "default": DEFAULT, **form}
+    context = {
+        "name": session.get("name", ""),
+        "rulesets": list(RULESETS),
+        "shared_rulesets": SHARED_PHONE,
+        "default": DEFAULT,
+        **form,
+    }
     page = render_template("index.html", error=error and _message(error), **context)
     return (page, error.status) if error else page
 

@@ -336,3 +336,21 @@ def test_odd_digits_in_forms_are_refused_not_a_crash(app, lobby, value):
         response = act(ann, code, **form)
         assert response.status_code == 200 and response.headers["X-Maxchen-Toast"] == "1"
     assert version(ann, code, "table") == before
+
+
+def test_the_lobby_knows_the_chosen_games_player_count_and_says_what_it_is(app, lobby):
+    code, ann, ben = lobby
+    html = ann.get(f"/r/{code}").get_data(as_text=True)
+    assert "Two dice under the cup" in html and "needs" not in html  # Mäxchen: two will do
+    act(ann, code, action="configure", version=version(ann, code), rules="luegen")
+    html = ann.get(f"/r/{code}").get_data(as_text=True)
+    assert "Lügen needs 3 players: 1 more." in html and "Three dice each" in html
+    cem, _ = make_seat(app, code, "Cem")
+    assert "needs" not in cem.get(f"/r/{code}").get_data(as_text=True)
+
+
+def test_the_one_phone_form_offers_only_games_one_phone_can_play(client):
+    html = client.get("/").get_data(as_text=True)
+    one_phone = html[html.index('action="/table"') :]
+    assert 'value="poschen"' in one_phone and 'value="maexchen"' in one_phone
+    assert 'value="luegen"' not in one_phone
