@@ -64,6 +64,16 @@ class Game:
         self.left: list[str] = []
         self.round = 0
         self.reveal = None
+        self.tally = self.new_tally()
+
+    @staticmethod
+    def new_tally() -> dict:
+        """The game's numbers for its end screen: checks (or doubts), bluffs caught, lies that got through."""
+        return {"checks": 0, "caught": 0, "unseen_lies": 0, "best_bluff": None}
+
+    def _count_check(self, caught: bool) -> None:
+        self.tally["checks"] += 1
+        self.tally["caught"] += int(caught)
 
     @classmethod
     def default_options(cls) -> dict:
@@ -140,7 +150,22 @@ class Game:
         """The game part of the view: all `player` may see, nothing more."""
         raise NotImplementedError
 
+    def tally_view(self) -> dict | None:
+        """The game's numbers, once it is over (before, lies that got through would tell on their tellers)."""
+        if not self.over:
+            return None
+        best = self.tally["best_bluff"]
+        return {
+            "rounds": self.round,
+            "checks": self.tally["checks"],
+            "caught": self.tally["caught"],
+            "unseen_lies": self.tally["unseen_lies"],
+            "best_bluff": {key: best[key] for key in ("player", "said", "had")} if best else None,
+        }
+
     _STATE: tuple[str, ...] = ()  # the attributes that make up a game's state
+    # State a game saved before it existed starts from these (an upgrade loses no room).
+    _LATER = {"tally": new_tally}
 
     def to_dict(self, copy_state=True) -> dict:
         """The whole state as plain data, hidden dice included.
@@ -158,6 +183,9 @@ class Game:
         game.dice = dice
         game._rolls = []
         for name in cls._STATE:
+            if name not in data and name in cls._LATER:
+                setattr(game, name, cls._LATER[name].__func__())
+                continue
             setattr(game, name, copy.deepcopy(data[name]) if copy_state else data[name])
         return game
 
@@ -287,9 +315,15 @@ class MaexchenGame(Game):
         announced = (
             self.announcement["value"] if self.announcement and self.announcement["player"] == self.cup_owner else None
         )
-        self._rolls.append(
-            {"dice": list(self.cup), "value": rules.value_of(self.cup), "announced": announced, "found": found}
-        )
+        value = rules.value_of(self.cup)
+        self._rolls.append({"dice": list(self.cup), "value": value, "announced": announced, "found": found})
+        if announced is not None and found is None and rules.rank(value) < rules.rank(announced):
+            # A lie passed on unseen: told only when the game is over.
+            self.tally["unseen_lies"] += 1
+            gap = rules.rank(announced) - rules.rank(value)
+            best = self.tally["best_bluff"]
+            if best is None or gap > best["gap"]:
+                self.tally["best_bluff"] = {"player": self.cup_owner, "said": announced, "had": value, "gap": gap}
 
     def _believe(self, player):
         # The previous cup is lifted off the table unseen.
@@ -316,6 +350,7 @@ class MaexchenGame(Game):
         loser = player if rules.checker_loses(actual, announced) else announcer
         penalty = rules.check_penalty(announced)
         self._log_cup(found=loser == player)
+        self._count_check(caught=loser == announcer)
         self.reveal = {
             "kind": "check",
             "round": self.round,
@@ -398,11 +433,13 @@ class MaexchenGame(Game):
             "dice": list(self.cup) if mine else None,
             "reveal": dict(self.reveal) if self.reveal else None,
             "winner": self.winner,
+            "tally": self.tally_view(),
         }
 
     _STATE = [
         "options",
         "players",
+        "tally",
         "score",
         "out",
         "left",

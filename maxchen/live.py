@@ -113,10 +113,27 @@ def _wrap(area: str, inner: str, version: int, seq: int | None = None) -> str:
     return f'<{tag} id="{area}" class="{cls}" data-version="{version}"{seq_attr}>{inner}</{tag}>'
 
 
+def standings(view: dict, score: str) -> list[dict]:
+    """Who played the game, best first: the winner, then by points, lives, or the order they got safe."""
+    played = [p for p in view["players"] if not p.get("waiting")]
+    if score == "mats":
+        order = [*(view.get("safe_order") or []), view.get("loser")]
+        place = {player: index for index, player in enumerate(order)}
+        ranked = sorted(played, key=lambda p: place.get(p["id"], len(order) - 1.5))  # who left: before the loser
+    elif score == "lives":
+        ranked = sorted(played, key=lambda p: -p.get("lives", 0))
+    else:
+        ranked = sorted(played, key=lambda p: p.get("points", 0))
+    winner = view.get("winner")
+    return sorted(ranked, key=lambda p: p["id"] != winner) if winner else ranked
+
+
 def render_public(view: dict, lang: str | None = None, areas=PUBLIC_AREAS) -> dict[str, str]:
     """The public areas' inner HTML for a public view, in the page's language (or `lang`)."""
     names = {p["id"]: p["name"] for p in view["players"]}
     context = {**_context(view["room"], view["rules"], names, _lang(lang)), "view": view}
+    if view["phase"] == "over":
+        context["standings"] = standings(view, context["score"])
     return {area: _render(f"partials/{area}.html", context) for area in areas}
 
 

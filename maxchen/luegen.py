@@ -165,6 +165,7 @@ class LuegenGame(Game):
         found = count_matches(self.cups.values(), bid["face"])
         loser, winner = (doubter, bidder) if found >= bid["count"] else (bidder, doubter)
         self._log_cups(bid, found)
+        self._count_check(caught=loser == bidder)
         mat_from = None
         if self.stage == "play_off":
             self.loser = loser  # RULES.md §4: the play-off doubt decides the game; no mat moves
@@ -278,11 +279,13 @@ class LuegenGame(Game):
             "winner": None,
             "loser": self.loser,
             "safe_order": list(self.safe) if self.over else None,
+            "tally": self.tally_view(),
         }
 
     _STATE = (
         "options",
         "players",
+        "tally",
         "mats",
         "stack",
         "stage",

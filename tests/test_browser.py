@@ -347,13 +347,18 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
             phone.page.wait_for_selector("#reveal-overlay:not([hidden])")
         assert rounds < 20
 
-    # Game over: a winner on every phone, the others out; the result is on screen, not under the QR code.
+    # Game over: a winner on every phone, the others out; the result and the standings on screen,
+    # the QR code for newcomers below them.
     for phone in phones:
         phone.page.wait_for_selector(".result")
         assert phone.page.locator(".player.out").count() == 2
-        assert phone.page.locator(".share").is_hidden()
-        box = phone.page.locator(".result h2").bounding_box()
-        assert box and box["y"] >= 0 and box["y"] + box["height"] <= 844
+        assert look.in_view(phone.page, ".result h2") and look.in_view(phone.page, ".standings li:first-child")
+        assert phone.page.locator(".standings li").count() == 3
+        first = phone.page.inner_text(".standings li:first-child .name").strip()
+        assert first and first in phone.page.inner_text(".result h2")  # the winner heads the standings
+        assert phone.page.locator(".share").is_visible()
+        result, share = (phone.page.locator(s).bounding_box() for s in (".result", ".share"))
+        assert share["y"] > result["y"]
     assert accepted
     ann.page.wait_for_selector("#reveal-overlay", state="hidden", timeout=6000)
     ann.shot("game-over")

@@ -235,3 +235,33 @@ def test_state_round_trips_through_plain_data():
     assert copy.to_dict() == game.to_dict()
     copy.apply(B, "check")
     assert copy.reveal["loser"] == B
+
+
+def test_the_games_numbers_count_checks_and_tell_lies_that_got_through_only_at_the_end():
+    # Two players: Ann lies 65 on 31 and Ben believes; Ben lies 66 on 42 and Ann checks (caught);
+    # from then on everyone tells the truth and is checked, until someone has five points.
+    game = new_game((3, 1), (4, 2), *([(6, 5)] * 20), players=(A, B))
+    game.apply(A, "shake")
+    game.apply(A, "announce", {"value": 65})
+    game.apply(B, "believe")
+    game.apply(B, "shake")
+    game.apply(B, "announce", {"value": 66})
+    assert game.tally_view() is None  # while the game runs, nothing: the believed lie would tell on Ann
+    assert "tally" in game.view_for(A) and game.view_for(A)["tally"] is None
+    game.apply(A, "check")
+    while not game.over:
+        game.apply(game.turn, "shake")
+        game.apply(game.turn, "announce", {"value": 65})
+        game.apply(game.turn, "check")
+    tally = game.view_for(A)["tally"]
+    assert tally["checks"] == tally["rounds"] == game.round > 1 and tally["caught"] == 1
+    assert tally["unseen_lies"] == 1
+    assert tally["best_bluff"] == {"player": A, "said": 65, "had": 31}
+
+
+def test_a_game_saved_before_it_kept_numbers_loads_with_fresh_ones():
+    game = new_game((6, 5))
+    state = game.to_dict()
+    del state["tally"]
+    again = MaexchenGame.from_dict(state, FixedDice([]))
+    assert again.tally == MaexchenGame.new_tally()
