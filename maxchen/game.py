@@ -65,6 +65,7 @@ class Game:
         self.round = 0
         self.reveal = None
         self.tally = self.new_tally()
+        self.voided = None  # {"player", "round"}: who left mid-round, and the round that started again
 
     @staticmethod
     def new_tally() -> dict:
@@ -150,6 +151,11 @@ class Game:
         """The game part of the view: all `player` may see, nothing more."""
         raise NotImplementedError
 
+    def voided_view(self) -> dict | None:
+        """Who left mid-round, while the round that started again because of it runs."""
+        voided = getattr(self, "voided", None)
+        return dict(voided) if voided and voided["round"] == self.round and not self.over else None
+
     def tally_view(self) -> dict | None:
         """The game's numbers, once it is over (before, lies that got through would tell on their tellers)."""
         if not self.over:
@@ -165,7 +171,7 @@ class Game:
 
     _STATE: tuple[str, ...] = ()  # the attributes that make up a game's state
     # State a game saved before it existed starts from these (an upgrade loses no room).
-    _LATER = {"tally": new_tally}
+    _LATER = {"tally": new_tally, "voided": staticmethod(lambda: None)}
 
     def to_dict(self, copy_state=True) -> dict:
         """The whole state as plain data, hidden dice included.
@@ -412,6 +418,7 @@ class MaexchenGame(Game):
             return
         opener = had_turn if had_turn != player else self.next_after(player)
         self._new_round(opener)
+        self.voided = {"player": player, "round": self.round}
 
     def player_fields(self, player):
         return {"out": player in self.out, **self._score_fields(player)}
@@ -434,12 +441,14 @@ class MaexchenGame(Game):
             "reveal": dict(self.reveal) if self.reveal else None,
             "winner": self.winner,
             "tally": self.tally_view(),
+            "voided": self.voided_view(),
         }
 
     _STATE = [
         "options",
         "players",
         "tally",
+        "voided",
         "score",
         "out",
         "left",

@@ -242,6 +242,7 @@ class LuegenGame(Game):
         opener = self.turn if self.turn not in (None, player) else self.opener
         self._new_round(opener if opener != player else self.next_after(player))
         self._settle()
+        self.voided = {"player": player, "round": self.round}
 
     # --- views ------------------------------------------------------------------
 
@@ -280,12 +281,14 @@ class LuegenGame(Game):
             "loser": self.loser,
             "safe_order": list(self.safe) if self.over else None,
             "tally": self.tally_view(),
+            "voided": self.voided_view(),
         }
 
     _STATE = (
         "options",
         "players",
         "tally",
+        "voided",
         "mats",
         "stack",
         "stage",

@@ -265,3 +265,16 @@ def test_a_game_saved_before_it_kept_numbers_loads_with_fresh_ones():
     del state["tally"]
     again = MaexchenGame.from_dict(state, FixedDice([]))
     assert again.tally == MaexchenGame.new_tally()
+
+
+def test_a_player_gone_mid_round_is_named_while_the_round_starts_again():
+    game = new_game((6, 5), (3, 1), (4, 2))
+    game.apply(A, "shake")
+    game.apply(A, "announce", {"value": 65})
+    game.remove(C)  # Cem goes mid-round: the round is void, Ben still has the turn
+    assert game.view_for(A)["voided"] == {"player": C, "round": 2}
+    assert game.turn == B and game.step == "shake"
+    game.apply(B, "shake")
+    game.apply(B, "announce", {"value": 31})
+    game.apply(A, "check")  # the round ends: the note with it
+    assert game.view_for(A)["voided"] is None
