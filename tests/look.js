@@ -53,7 +53,7 @@
   for (const el of document.querySelectorAll("main *")) {
     if (!shown(el) || getComputedStyle(el).textOverflow !== "ellipsis") continue;
     const em = parseFloat(getComputedStyle(el).fontSize);
-    if (el.clientWidth < Math.min(el.scrollWidth, 3 * em) - 1) problems.push(`${name(el)} is cut to ${el.clientWidth} px`);
+    if (el.clientWidth < Math.min(el.scrollWidth, 3 * em) - 1) problems.push(`${name(el)} is cut to ${el.clientWidth} of ${el.scrollWidth} px`);
   }
   for (const el of document.querySelectorAll("button, a[href], select, input:not([type=hidden]):not([type=radio]):not([type=checkbox]), label.value, summary")) {
     if (!shown(el) || el.closest(".toast")) continue;
