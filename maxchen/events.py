@@ -58,6 +58,27 @@ def init_app(app, socketio, rooms, select_locale, languages):
 
     rooms.close = close
 
+    # Every packet a connection sends is counted before anything is done with it: a
+    # connection over its budget is closed (its packets would only queue up work).
+    server = socketio.server
+    handle_message, handle_gone = server._handle_eio_message, server._handle_eio_disconnect
+
+    def counted(eio_sid, data):
+        if throttle.packets.take(eio_sid):
+            return handle_message(eio_sid, data)
+        app.logger.warning(
+            "closed a connection from %s: too many packets", server.environ.get(eio_sid, {}).get("REMOTE_ADDR")
+        )
+        server.eio.disconnect(eio_sid)
+        return None
+
+    def gone(eio_sid, reason):
+        throttle.packets.forget(eio_sid)
+        return handle_gone(eio_sid, reason)
+
+    server.eio.on("message", counted)
+    server.eio.on("disconnect", gone)
+
     @socketio.on("connect")
     def connect(auth):
         """A page, a bot or a watcher connects; it gets the whole room at once.

@@ -13,6 +13,10 @@ environment variables of the same names):
   players open 334 in a few seconds).
 - MAXCHEN_LIMIT_EVENTS, per seat: actions and signals over its sockets (a person makes one or two a
   second, a bot as fast as it likes up to the limit).
+- MAXCHEN_LIMIT_PACKETS, per connection: every Socket.IO packet it sends, whatever it is (an event
+  nobody handles, a watcher's, one before connecting). A connection that sends more is closed:
+  one client's flood must not fill the server with work (a token bucket: the rate, and as much
+  again as a burst).
 """
 
 import contextlib
@@ -37,6 +41,7 @@ LIMITS = {
     "MAXCHEN_LIMIT_FAILURES": "60 per minute; 300 per hour",
     "MAXCHEN_LIMIT_ROOMS": "600 per minute; 3000 per hour",
     "MAXCHEN_LIMIT_EVENTS": "20 per second; 600 per minute",
+    "MAXCHEN_LIMIT_PACKETS": "40 per second",
 }
 FAILED = frozenset((401, 403, 404))
 ROOM_MAKERS = ("web.create", "web.create_table", "api.create_room")
@@ -109,6 +114,7 @@ class Throttle:
                 app.view_functions[endpoint] = rooms(app.view_functions[endpoint])
         # A sliding window of two counters: O(1) per event, where a moving window keeps every hit.
         self.windows = SlidingWindowCounterRateLimiter(SweptMemoryStorage())
+        self.packets = PacketBudget(self.config["MAXCHEN_LIMIT_PACKETS"])
 
     def retry_after(self) -> int:
         """Seconds until the limit this request broke lets it through again."""
@@ -135,3 +141,24 @@ class Throttle:
         """A refused socket connection counts as a failure of its address."""
         with contextlib.suppress(IllegalMove):  # refused already; the next try is refused up front
             self._check("MAXCHEN_LIMIT_FAILURES", address, hit=True)
+
+
+class PacketBudget:
+    """A token bucket per connection: `rate` packets a second, bursts of twice that."""
+
+    def __init__(self, limit: str):
+        item = _parsed(limit)[0]
+        self.rate = item.amount / item.get_expiry()
+        self.burst = 2 * self.rate
+        self._buckets: dict[str, list[float]] = {}
+
+    def take(self, sid: str) -> bool:
+        """One packet from `sid`: False when its bucket is empty (the connection floods)."""
+        now = time.monotonic()
+        bucket = self._buckets.setdefault(sid, [self.burst, now])
+        bucket[0] = min(self.burst, bucket[0] + (now - bucket[1]) * self.rate) - 1
+        bucket[1] = now
+        return bucket[0] >= 0
+
+    def forget(self, sid: str) -> None:
+        self._buckets.pop(sid, None)

@@ -1,6 +1,7 @@
 """Hostile guests against the real server process: each attack as it was reproduced."""
 
 import contextlib
+import json
 import resource
 import socket
 import time
@@ -197,3 +198,29 @@ def _answered(client: socket.socket) -> bool:
         return bool(client.recv(65536, socket.MSG_DONTWAIT))
     except BlockingIOError:
         return False
+
+
+def test_a_flood_of_packets_on_one_connection_closes_it_and_the_server_answers_on(server):
+    """Tiny packets as fast as one socket sends them (events nobody handles): the connection is cut."""
+    import websocket
+
+    seat = create_room(server.url, "Ann")
+    flood = websocket.create_connection(server.url.replace("http", "ws") + "/socket.io/?EIO=4&transport=websocket")
+    flood.recv()  # the engine.io handshake
+    flood.send("40" + json.dumps({"room": seat["code"], "watch": True}))
+    with contextlib.suppress(OSError, websocket.WebSocketException):
+        for _ in range(5_000):
+            flood.send('42["nobody",1]')
+    assert _wait_until(lambda: "too many packets" in server.output(), 20)
+    # The server closed it: reading ends (a close frame or a reset), it never answers again.
+    flood.settimeout(10)
+    with contextlib.suppress(OSError, websocket.WebSocketException):
+        while flood.recv():
+            pass
+    assert not flood.connected
+    # Anyone else is answered as before.
+    started = time.perf_counter()
+    view = requests.get(
+        f"{server.url}/api/rooms/{seat['code']}", headers={"Authorization": f"Bearer {seat['token']}"}, timeout=5
+    )
+    assert view.status_code == 200 and time.perf_counter() - started < 2
