@@ -1,0 +1,95 @@
+"""Every screen a new player meets, at three phone sizes and in three languages, passes the look checks.
+
+Small and tall, common, and on its side (a shaken phone turns easily);
+English, German and Russian. The other players are scripts on the JSON API;
+the phone under test plays its own move. Screenshots: tests/artifacts/look-*.png.
+"""
+
+import pytest
+import requests
+
+from maxchen.client import join_room
+
+from . import look
+from .test_browser import ARTIFACTS, CHROMIUM_ARGS, sync_api  # noqa: F401 - skips without Chromium
+
+SIZES = {"small": (360, 640), "phone": (390, 844), "landscape": (844, 390)}
+LANGUAGES = {"en": "en-US", "de": "de-DE", "ru": "ru-RU"}
+OTHERS = ["Bernd", "Clara", "Dieter"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def look_server():
+    from .conftest import Server
+
+    started = Server().wait_ready()
+    yield started
+    started.stop()
+
+
+def _check(page, name):
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"look-{name}.png"))
+    assert look.problems(page) == [], name
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_first_screen_and_each_rule_sets_turn_looks_right(browser, look_server, size, lang):
+    width, height = SIZES[size]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=True, is_mobile=True, locale=LANGUAGES[lang]
+    )
+    page = context.new_page()
+    base = look_server.url
+    tag = f"{lang}-{size}"
+    page.goto(base + "/")
+    _check(page, f"{tag}-home")
+    page.goto(base + "/r/ZZZZZ")
+    _check(page, f"{tag}-missing")
+    for rules, players in (("maexchen", 2), ("poschen", 2), ("luegen", 3)):
+        page.goto(base + "/")
+        page.fill("form[action='/rooms'] input[name=name]", "Anke")
+        page.select_option("form[action='/rooms'] select[name=rules]", rules)
+        page.click("form[action='/rooms'] button[type=submit]")
+        page.wait_for_selector(".big-code")
+        code = page.inner_text(".big-code").strip()
+        if rules == "maexchen":
+            stranger = context.browser.new_page(viewport={"width": width, "height": height}, locale=LANGUAGES[lang])
+            stranger.goto(f"{base}/r/{code}")
+            _check(stranger, f"{tag}-join")
+            stranger.close()
+        tokens = [join_room(base, code, name)["token"] for name in OTHERS[: players - 1]]
+        page.wait_for_function(f"() => document.querySelectorAll('.lobby-list .player').length === {players}")
+        _check(page, f"{tag}-{rules}-lobby")
+        page.click("button[data-action=start]")
+        page.wait_for_selector("#cup.my-turn")
+        if rules == "luegen":  # everyone shakes at once: the others by the API
+            for token in tokens:
+                requests.post(
+                    f"{base}/api/rooms/{code}/actions",
+                    json={"action": "shake"},
+                    headers={"Authorization": f"Bearer {token}"},
+                    timeout=10,
+                ).raise_for_status()
+        _check(page, f"{tag}-{rules}-shake")
+        page.focus("#cup")
+        for i in range(8):
+            page.keyboard.press("ArrowLeft" if i % 2 else "ArrowRight")
+            page.wait_for_timeout(40)
+        page.wait_for_selector("#coaster:not([hidden])")
+        picker = "form.bid" if rules == "luegen" else "form.announce"
+        page.wait_for_selector(picker)
+        # What matters on one's own move: the round and the picker's button, both on screen.
+        assert look.in_view(page, "#table > :not([hidden]):not(.sr-only)"), f"{tag}-{rules}: the round is off screen"
+        assert look.in_view(page, f"{picker} button[type=submit]"), f"{tag}-{rules}: the picker's button is off screen"
+        _check(page, f"{tag}-{rules}-move")
+    context.close()
