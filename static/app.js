@@ -48,7 +48,10 @@
 
   if (!SHARED) {
     // WebSocket first; long-polling when a network in between refuses it.
-    socket = io({ auth: { room: ROOM }, transports: ["websocket", "polling"], tryAllTransports: true });
+    socket = io({
+      auth: { room: ROOM }, transports: ["websocket", "polling"], tryAllTransports: true,
+      reconnectionDelay: 500, reconnectionDelayMax: 3000,
+    });
     const offline = (down) => {
       $("banner").hidden = !down;
       document.body.classList.toggle("offline", down);
@@ -74,6 +77,8 @@
       // A phone waking from sleep: make sure the socket is back.
       if (document.visibilityState === "visible" && !socket.connected) socket.connect();
     });
+    // The network is back: reconnect now, not at the next back-off step.
+    window.addEventListener("online", () => { if (!socket.connected) socket.connect(); });
   }
 
   // A phone at the table never dims or locks: hold a screen wake lock while the
