@@ -7,7 +7,7 @@ gets rendered parts; a bot (auth {"token"}) gets its JSON view; a watcher
 
 from flask import request
 from flask_socketio import ConnectionRefusedError, join_room  # noqa: A004 - sends its data to the client
-from socketio.packet import EVENT, Packet
+from socketio.packet import BINARY_ACK, BINARY_EVENT, EVENT, Packet
 
 from . import messages
 from .errors import IllegalMove
@@ -23,12 +23,15 @@ class TextPacket(Packet):
     uses_binary_events = False
 
     def decode(self, encoded_packet):
-        """A packet that is not ours (broken or too deep JSON, an event without a name) is ignored."""
+        """A packet that is not ours (broken or too deep JSON, an event without a name, binary) is ignored."""
         try:
             attachments = super().decode(encoded_packet)
         except (ValueError, IndexError, TypeError):
             attachments = None
-        if attachments is None or (self.packet_type == EVENT and not _named(self.data)):
+        # Binary events are not ours either: python-socketio would keep every frame a packet
+        # announces (999,999,999 of them, if it says so) until they have all come.
+        binary = self.packet_type in (BINARY_EVENT, BINARY_ACK)
+        if attachments is None or binary or (self.packet_type == EVENT and not _named(self.data)):
             # An event nobody handles (python-socketio itself fails on a nameless one).
             self.packet_type, self.namespace, self.id, self.data = EVENT, "/", None, ["unreadable"]
             return 0

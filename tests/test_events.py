@@ -163,3 +163,21 @@ def test_client_events_named_connect_or_disconnect_change_nothing(sio, table, ro
     assert a.emit("signal", {"activity": None}, callback=True) == {"ok": True}  # still Ann, still here
     a.disconnect()
     assert rooms.connected(code) == {}
+
+
+def test_a_binary_event_announcing_endless_attachments_is_ignored_and_keeps_nothing(api, sio, table):
+    """'45999999999-[...]': python-socketio would keep every binary frame until all had come."""
+    from app import socketio
+
+    code, ann, _ben, _cem = table
+    client = sio(ann["token"])
+    server = socketio.server
+    # (on the wire '45…': engine.io's message type 4, then Socket.IO's binary event 5)
+    server._handle_eio_message(client.eio_sid, '5999999999-["action",{"_placeholder":true,"num":0}]')
+    assert client.eio_sid not in server._binary_packet
+    for _ in range(3):
+        server._handle_eio_message(client.eio_sid, bytes(12_000))  # frames with no packet to join
+    assert client.eio_sid not in server._binary_packet
+    assert client.is_connected()
+    answer = client.emit("action", {"action": "start"}, callback=True)
+    assert answer["view"]["phase"] == "playing"  # the seat plays on
