@@ -70,7 +70,7 @@ class Game:
     @staticmethod
     def new_tally() -> dict:
         """The game's numbers for its end screen: checks (or doubts), bluffs caught, lies that got through."""
-        return {"checks": 0, "caught": 0, "unseen_lies": 0, "best_bluff": None}
+        return {"checks": 0, "caught": 0, "unseen_lies": 0}
 
     def _count_check(self, caught: bool) -> None:
         self.tally["checks"] += 1
@@ -160,13 +160,11 @@ class Game:
         """The game's numbers, once it is over (before, lies that got through would tell on their tellers)."""
         if not self.over:
             return None
-        best = self.tally["best_bluff"]
         return {
             "rounds": self.round,
             "checks": self.tally["checks"],
             "caught": self.tally["caught"],
             "unseen_lies": self.tally["unseen_lies"],
-            "best_bluff": {key: best[key] for key in ("player", "said", "had")} if best else None,
         }
 
     _STATE: tuple[str, ...] = ()  # the attributes that make up a game's state
@@ -324,12 +322,9 @@ class MaexchenGame(Game):
         value = rules.value_of(self.cup)
         self._rolls.append({"dice": list(self.cup), "value": value, "announced": announced, "found": found})
         if announced is not None and found is None and rules.rank(value) < rules.rank(announced):
-            # A lie passed on unseen: told only when the game is over.
+            # A lie passed on unseen: counted, and the count told only when the game is over. Whose
+            # lie and what was under the cup are never told: nobody saw those dice.
             self.tally["unseen_lies"] += 1
-            gap = rules.rank(announced) - rules.rank(value)
-            best = self.tally["best_bluff"]
-            if best is None or gap > best["gap"]:
-                self.tally["best_bluff"] = {"player": self.cup_owner, "said": announced, "had": value, "gap": gap}
 
     def _believe(self, player):
         # The previous cup is lifted off the table unseen.

@@ -237,7 +237,7 @@ def test_state_round_trips_through_plain_data():
     assert copy.reveal["loser"] == B
 
 
-def test_the_games_numbers_count_checks_and_tell_lies_that_got_through_only_at_the_end():
+def test_the_games_numbers_count_checks_and_count_lies_that_got_through_only_at_the_end():
     # Two players: Ann lies 65 on 31 and Ben believes; Ben lies 66 on 42 and Ann checks (caught);
     # from then on everyone tells the truth and is checked, until someone has five points.
     game = new_game((3, 1), (4, 2), *([(6, 5)] * 20), players=(A, B))
@@ -256,7 +256,7 @@ def test_the_games_numbers_count_checks_and_tell_lies_that_got_through_only_at_t
     tally = game.view_for(A)["tally"]
     assert tally["checks"] == tally["rounds"] == game.round > 1 and tally["caught"] == 1
     assert tally["unseen_lies"] == 1
-    assert tally["best_bluff"] == {"player": A, "said": 65, "had": 31}
+    assert set(tally) == {"rounds", "checks", "caught", "unseen_lies"}  # never whose lie, nor the dice
 
 
 def test_a_game_saved_before_it_kept_numbers_loads_with_fresh_ones():
