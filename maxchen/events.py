@@ -93,7 +93,8 @@ def init_app(app, socketio, rooms, select_locale, languages):
         auth = auth if isinstance(auth, dict) else {}
         address = request.remote_addr or ""
         try:
-            throttle.before_connect(address)
+            if not _holds_seat(auth):  # a guesser behind the same router must not cut a player off
+                throttle.before_connect(address)
             try:
                 socket = _socket(auth)
             except IllegalMove:
@@ -115,10 +116,26 @@ def init_app(app, socketio, rooms, select_locale, languages):
             return Socket(request.sid, code, player, _lang(auth), "json")
         code = normalize_code(auth.get("room"))
         if auth.get("watch") is True:
-            rooms.load(code)
+            if rooms.load(code).shared:
+                raise IllegalMove("one_phone")  # the table's one phone is the only screen it has
             return Socket(request.sid, code, None, _lang(auth))
         token = browser_seats().get(code)
         return Socket(request.sid, code, rooms.authenticate(code, token), _lang(auth))
+
+    def _holds_seat(auth) -> bool:
+        """The socket comes with a seat of its own: a page whose cookie holds one, or a bot's token."""
+        token = auth.get("token")
+        if isinstance(token, str):
+            try:
+                rooms.locate(token)
+            except IllegalMove:
+                return False
+            return True
+        try:
+            code = normalize_code(auth.get("room"))
+        except IllegalMove:
+            return False
+        return code in browser_seats() and auth.get("watch") is not True
 
     def _lang(auth) -> str:
         """The language a socket reads: the `lang` it sends, else its page's or browser's."""

@@ -53,7 +53,7 @@ class TrustedHosts:
 
     def __call__(self, environ, start_response):
         host = environ.get("HTTP_HOST")  # HTTP/1.0 without one reached our own address
-        if host is not None and not host_is_trusted(host, self.hosts):
+        if host is not None and not host_is_trusted(host.lower(), self.hosts):  # host names ignore case
             refused = BadRequest(
                 "This server does not answer to that host name. Its owner can add it with --public-host NAME."
             )

@@ -71,7 +71,7 @@ def guarded():
     return app.test_client()
 
 
-@pytest.mark.parametrize("host", ["localhost", "192.168.1.5:5000", "party.example"])
+@pytest.mark.parametrize("host", ["localhost", "192.168.1.5:5000", "party.example", "LOCALHOST", "Party.Example:5000"])
 def test_the_server_answers_to_its_own_names(guarded, host):
     assert guarded.get("/", headers={"Host": host}).status_code == 200
 

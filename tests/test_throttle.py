@@ -69,8 +69,11 @@ def test_sockets_guessing_tokens_are_refused_up_front():
     for _ in range(3):
         guess = socketio.test_client(app, auth={"token": "guess"})
         assert not guess.is_connected()
+    assert not socketio.test_client(app, auth={"token": "guess again"}).is_connected()  # refused up front
+    # A seat's own socket from the same address (a player behind the guesser's router) still comes in.
     honest = socketio.test_client(app, auth={"token": seat["token"]})
-    assert not honest.is_connected()  # the address waits, whatever it sends now
+    assert honest.is_connected()
+    honest.disconnect()
 
 
 @pytest.mark.parametrize("path", ["/r/ABCDE/act"])
@@ -135,3 +138,10 @@ def test_expired_windows_are_swept_out_in_one_pass_a_second_not_after_every_hit(
     storage.timer.join(timeout=5)
     windows_left = [key for key in storage.storage if "seat" in key]
     assert len(windows_left) <= 1  # the first second's window is gone; at most the one still counting stays
+
+
+def test_a_one_phone_table_has_no_watchers():
+    app = _app()
+    table = app.extensions["maxchen.rooms"].create_shared(["Anna", "Boris"])
+    watcher = socketio.test_client(app, auth={"room": table["code"], "watch": True})
+    assert not watcher.is_connected()
