@@ -68,6 +68,7 @@ REASONS = {
     "unknown_rules": "bad_value",
     "one_phone": "one_phone",
     "room_full": "room_full",
+    "watchers_full": "room_full",
     "name_taken": "name_taken",
     "action_object": "bad_request",
     "no_game": "not_allowed",

@@ -12,7 +12,7 @@ from socketio.packet import BINARY_ACK, BINARY_EVENT, EVENT, Packet
 from . import messages
 from .errors import IllegalMove
 from .live import Live, channel
-from .presence import Socket
+from .presence import WATCHERS_PER_ROOM, Socket
 from .rooms import normalize_code
 from .web import browser_seats
 
@@ -118,6 +118,8 @@ def init_app(app, socketio, rooms, select_locale, languages):
         if auth.get("watch") is True:
             if rooms.load(code).shared:
                 raise IllegalMove("one_phone")  # the table's one phone is the only screen it has
+            if sum(s.player is None for s in rooms.presence.sockets(code)) >= WATCHERS_PER_ROOM:
+                raise IllegalMove("watchers_full", limit=WATCHERS_PER_ROOM)
             return Socket(request.sid, code, None, _lang(auth))
         token = browser_seats().get(code)
         return Socket(request.sid, code, rooms.authenticate(code, token), _lang(auth))

@@ -11,6 +11,9 @@ from dataclasses import dataclass
 
 ACTIVITIES = ("shaking", "peeking")
 SOCKETS_PER_SEAT = 4  # a phone, another tab, a reconnect in flight; a newer one closes the oldest
+# Seatless watchers of one room (a projector, a board, a few onlookers): every change of the
+# room goes to each of them, so thousands would let one room's moves load the whole server.
+WATCHERS_PER_ROOM = 20
 
 
 @dataclass(frozen=True)

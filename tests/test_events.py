@@ -181,3 +181,14 @@ def test_a_binary_event_announcing_endless_attachments_is_ignored_and_keeps_noth
     assert client.is_connected()
     answer = client.emit("action", {"action": "start"}, callback=True)
     assert answer["view"]["phase"] == "playing"  # the seat plays on
+
+
+def test_a_room_takes_twenty_watchers_and_refuses_the_next_with_a_reason(sio, table):
+    from maxchen.presence import WATCHERS_PER_ROOM
+
+    code = table[0]
+    watchers = [sio(auth={"room": code, "watch": True}) for _ in range(WATCHERS_PER_ROOM)]
+    assert all(w.is_connected() for w in watchers)
+    assert not sio(auth={"room": code, "watch": True}).is_connected()
+    watchers[0].disconnect()
+    assert sio(auth={"room": code, "watch": True}).is_connected()  # a place is free again
