@@ -67,11 +67,10 @@ def init_app(app, socketio, rooms, select_locale, languages):
     handle_message, handle_gone = server._handle_eio_message, server._handle_eio_disconnect
 
     def counted(eio_sid, data):
-        if throttle.packets.take(eio_sid):
+        address = server.environ.get(eio_sid, {}).get("REMOTE_ADDR", "")
+        if throttle.packet(eio_sid, address):
             return handle_message(eio_sid, data)
-        app.logger.warning(
-            "closed a connection from %s: too many packets", server.environ.get(eio_sid, {}).get("REMOTE_ADDR")
-        )
+        app.logger.warning("closed a connection from %s: too many packets", address)
         server.eio.disconnect(eio_sid)
         return None
 

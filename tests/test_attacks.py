@@ -223,3 +223,28 @@ def test_a_flood_of_packets_on_one_connection_closes_it_and_the_server_answers_o
         f"{server.url}/api/rooms/{seat['code']}", headers={"Authorization": f"Bearer {seat['token']}"}, timeout=10
     )
     assert view.status_code == 200
+
+
+def test_many_connections_of_one_address_share_one_packet_budget():
+    """Each socket under its own budget, together over the address's: the address's sockets are cut."""
+    import websocket
+
+    server = Server(env={"MAXCHEN_LIMIT_ADDRESS_PACKETS": "100 per second"}).wait_ready()
+    try:
+        seats = [create_room(server.url, f"R{i}") for i in range(4)]
+        url = server.url.replace("http", "ws") + "/socket.io/?EIO=4&transport=websocket"
+        sockets = []
+        for i in range(12):
+            ws = websocket.create_connection(url)
+            ws.recv()
+            ws.send("40" + json.dumps({"room": seats[i % 4]["code"], "watch": True}))
+            sockets.append(ws)
+        with contextlib.suppress(OSError, websocket.WebSocketException):
+            for _ in range(40):  # 12 x 40 = 480 packets at once: each socket under its 80, the address over 200
+                for ws in sockets:
+                    ws.send('42["nobody",1]')
+        assert _wait_until(lambda: "too many packets" in server.output(), 20)
+        for ws in sockets:
+            ws.close()
+    finally:
+        server.stop()
