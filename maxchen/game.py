@@ -153,7 +153,7 @@ class Game:
 
     def voided_view(self) -> dict | None:
         """Who left mid-round, while the round that started again because of it runs."""
-        voided = getattr(self, "voided", None)
+        voided = self.voided
         return dict(voided) if voided and voided["round"] == self.round and not self.over else None
 
     def tally_view(self) -> dict | None:
@@ -168,8 +168,8 @@ class Game:
         }
 
     _STATE: tuple[str, ...] = ()  # the attributes that make up a game's state
-    # State a game saved before it existed starts from these (an upgrade loses no room).
-    _LATER = {"tally": new_tally, "voided": staticmethod(lambda: None)}
+    # State that games saved before it existed start fresh without (an upgrade loses no room).
+    _LATER = ("tally", "voided")
 
     def to_dict(self, copy_state=True) -> dict:
         """The whole state as plain data, hidden dice included.
@@ -188,9 +188,9 @@ class Game:
         game._rolls = []
         for name in cls._STATE:
             if name not in data and name in cls._LATER:
-                setattr(game, name, cls._LATER[name].__func__())
-                continue
-            setattr(game, name, copy.deepcopy(data[name]) if copy_state else data[name])
+                setattr(game, name, cls.new_tally() if name == "tally" else None)
+            else:
+                setattr(game, name, copy.deepcopy(data[name]) if copy_state else data[name])
         return game
 
 

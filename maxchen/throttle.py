@@ -160,23 +160,24 @@ class PacketBudget:
         self.rate = item.amount / item.get_expiry()
         self.burst = 2 * self.rate
         self._buckets: dict[str, list[float]] = {}
+        self._pruned = time.monotonic()
 
-    def take(self, sid: str) -> bool:
-        """One packet from `sid`: False when its bucket is empty (the connection floods)."""
-        if len(self._buckets) > 10_000:
-            self.prune()
+    def take(self, key: str) -> bool:
+        """One packet from `key`: False when its bucket is empty (it floods)."""
         now = time.monotonic()
-        bucket = self._buckets.setdefault(sid, [self.burst, now])
+        if len(self._buckets) > 10_000 and now - self._pruned > 1:  # at most once a second: it reads them all
+            self.prune()
+        bucket = self._buckets.setdefault(key, [self.burst, now])
         bucket[0] = min(self.burst, bucket[0] + (now - bucket[1]) * self.rate) - 1
         bucket[1] = now
         return bucket[0] >= 0
 
-    def forget(self, sid: str) -> None:
-        self._buckets.pop(sid, None)
+    def forget(self, key: str) -> None:
+        self._buckets.pop(key, None)
 
     def prune(self) -> None:
-        """Forget the buckets that have filled up again (the keys are addresses, which never say goodbye)."""
-        now = time.monotonic()
+        """Forget the buckets that have filled up again (addresses never say goodbye)."""
+        now = self._pruned = time.monotonic()
         for key, (tokens, last) in list(self._buckets.items()):
             if tokens + (now - last) * self.rate >= self.burst:
                 del self._buckets[key]

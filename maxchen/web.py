@@ -245,13 +245,12 @@ def room(code):
     """The room: the table for a seated player, else a name form."""
     code = _room_or_404(code)
     player = _me(code)
+    room = _rooms().load(code)
     if player is None:
-        room = _rooms().load(code)
         if room.shared:
             message = _message(IllegalMove("one_phone"))
             return render_template("join.html", code=code, error=message, closed=True), 409
         return _join_page(room, name=session.get("name", ""), notice=GONE.get(request.args.get("gone", "")))
-    room = _rooms().load(code)
     return render_template("room.html", code=code, room=room, parts=_parts(room, player), **_share(code))
 
 
