@@ -6,10 +6,13 @@ remove, leave, uncover); turn actions go to the rule set's `Game`. Its views:
 `view_for` (one seat's, with its private part).
 """
 
+import functools
 import hashlib
 import secrets
 import unicodedata
 from dataclasses import dataclass
+
+from confusable_homoglyphs.utils import load
 
 from . import fastjson as json
 from .errors import IllegalMove
@@ -53,24 +56,48 @@ _SELECTORS = ((0x180B, 0x180D), (0x180F, 0x180F), (0xFE00, 0xFE0F), (0xE0100, 0x
 _SKIN_TONES = ((0x1F3FB, 0x1F3FF),)
 ZWNJ, ZWJ = "\u200c", "\u200d"
 
-# Letters drawn like Latin ones: the rows of Unicode TS #39's confusables.txt
-# that a Latin reader cannot tell apart in the Cyrillic, Greek and Armenian a
-# table may mix, a few Latin ones, and 0 for O. Capitals map before case
-# folding (Greek Ν is N, its ν is v), small letters after it too.
-_LOOK_ALIKE = str.maketrans(
-    {
-        **dict(zip("АВЕКМНОРСТХЅІЈҮԚԜӀ", "ABEKMHOPCTXSIJYQWI", strict=True)),  # Cyrillic capitals
-        **dict(zip("аеорсухѕіјһԁԛԝүӏ", "aeopcyxsijhdqwyl", strict=True)),  # Cyrillic small letters
-        **dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABEZHIKMNOPTYX", strict=True)),  # Greek capitals
-        **dict(zip("αινορυ", "aivopu", strict=True)),  # Greek small letters
-        **dict(zip("օսոհ", "ounh", strict=True)),  # Armenian small letters
-        **dict(zip("ıɑɡȷ0", "iagjO", strict=True)),  # Latin dotless i and j, alpha, script g; zero
-        **dict(zip("ᎪᏴᏟᎠᎬᏀᎻᎫᏦᏞᎷᏢᏚᎳᏃᎢ", "ABCDEGHJKLMPSWZT", strict=True)),  # Cherokee capitals
-        **dict(zip("ᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ", "abcdeghijklmnoprstuvwyz", strict=True)),  # Latin small capitals
-    }
-)
-# What only the shape keeps: a capital I, a small l and a 1 look the same.
-_SHAPE = str.maketrans("I1", "ll")
+# Latin small capitals, drawn as small letters at a glance, which TS #39 leaves apart.
+_SMALL_CAPITALS = str.maketrans(dict(zip("ᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ", "abcdeghijklmnoprstuvwyz", strict=True)))
+
+
+@functools.cache
+def _prototypes() -> dict[str, str]:
+    """Each character that looks like another, mapped to one string of its look-alike set.
+
+    From the confusables of Unicode TS #39 as `confusable_homoglyphs` ships
+    them: each set is the prototype and the characters drawn like it; its
+    key is the member listing the most look-alikes (the prototype, which may
+    be two letters: m is drawn like rn), ties to the plainest.
+    """
+    listed = load("confusables.json")
+    group: dict[str, str] = {}
+
+    def root(ch):
+        while group.setdefault(ch, ch) != ch:
+            group[ch] = ch = group[group[ch]]
+        return ch
+
+    def plain(text):
+        return text.replace("\u200e", "").replace("\u200f", "")
+
+    for ch, alikes in listed.items():
+        for alike in alikes:
+            group[root(plain(ch))] = root(plain(alike["c"]))
+    members: dict[str, list[str]] = {}
+    for ch in list(group):
+        members.setdefault(root(ch), []).append(ch)
+    prototypes = {}
+    for chars in members.values():
+        key = max(chars, key=lambda c: (len(listed.get(c, ())), c.isascii(), -ord(c[0])))
+        prototypes.update((ch, key) for ch in chars if len(ch) == 1 and ch != key)
+    return prototypes
+
+
+def skeleton(text: str) -> str:
+    """The UTS #39 skeleton of `text`: two strings that look alike share it."""
+    prototypes = _prototypes()
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFD", "".join(prototypes.get(ch, ch) for ch in decomposed))
 
 
 def _within(ch: str, ranges) -> bool:
@@ -157,18 +184,21 @@ def shown_name(text) -> str:
     return "".join(ch for ch in text if not _hidden(ch)) if isinstance(text, str) else ""
 
 
-def name_keys(name: str) -> tuple[str, str]:
-    """How a clean name looks, as two keys; names sharing either key look alike.
+def name_keys(name: str) -> tuple[str, ...]:
+    """How a clean name looks, as keys; names sharing any one key look alike.
 
-    The first ignores case (Ann, ANN); the second keeps case and merges
-    I, l and 1 (Ian, lan), which a case-blind key cannot do without merging
-    ALI and ALL. Both fold compatibility forms (ﬁ, Ａ), drop what draws
-    nothing and write look-alike letters of other scripts as Latin ones.
+    A case-blind key (Ann, ANN, ꓮnn) and the case-kept skeleton, which
+    merges I, l and 1 (Ian, lan) where a case-blind key would merge ALI and
+    ALL; each of the name as typed and with compatibility forms folded (ﬁ,
+    Ａ), since folding also turns some look-alikes into other letters (ϲ
+    into ς). What draws nothing is left out.
     """
-    drawn = "".join(ch for ch in unicodedata.normalize("NFKD", name) if not _hidden(ch))
-    latin = drawn.translate(_LOOK_ALIKE)
-    folded = latin.casefold().translate(_LOOK_ALIKE)
-    return unicodedata.normalize("NFC", folded), unicodedata.normalize("NFC", latin.translate(_SHAPE))
+    drawn = "".join(ch for ch in name if not _hidden(ch)).translate(_SMALL_CAPITALS)
+    return tuple(
+        key
+        for text in (drawn, unicodedata.normalize("NFKC", drawn))
+        for key in (skeleton(skeleton(text.casefold()).casefold()), skeleton(text))
+    )
 
 
 def looks_like(name: str, other: str) -> bool:

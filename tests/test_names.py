@@ -101,6 +101,14 @@ def test_names_that_hide_or_turn_text_are_refused(typed, reason):
         ("Bob", "B0b", True),
         ("Ann", "Ꭺnn", True),  # Cherokee A
         ("Ann", "ᴀnn", True),  # small capital A
+        ("Ann", "ꓮnn", True),  # Lisu A
+        ("Ann", "ᗅnn", True),  # Canadian syllabics A
+        ("cal", "ϲal", True),  # Greek lunate sigma, which NFKC turns into ς
+        ("joe", "ϳoe", True),  # Greek yot
+        ("Gus", "Ԍus", True),  # Cyrillic Komi Sje
+        ("Mo", "Ϻo", True),  # Greek San
+        ("Ian", "ǀan", True),  # a click letter
+        ("Sam", "Sarn", True),  # m is drawn like rn
         ("Straße", "STRASSE", True),
         ("👨\u200d👩\u200d👧", "👨👩👧", True),
         # Names that differ to the eye are both seated.
