@@ -1,4 +1,4 @@
-"""Headers, cookies and host names: what every answer carries against framing, sniffing and rebinding.
+"""Headers, cookies and host names: what every answer (Socket.IO's too) carries against framing, sniffing and rebinding.
 
 - A Content-Security-Policy without inline script or eval (htmx is told so
   in base.html), no framing, `nosniff`, no referrer to other sites, HSTS on
@@ -44,34 +44,38 @@ class SessionInterface(SecureCookieSessionInterface):
         return bool(app.config["SESSION_COOKIE_SECURE"] or request.is_secure)
 
 
-class TrustedHosts:
-    """WSGI middleware: a Host header outside `hosts` gets 400 before anything runs."""
+class Guard:
+    """WSGI middleware around everything, Socket.IO's answers included.
 
-    def __init__(self, app, hosts):
+    Every answer carries `HEADERS` (and HSTS over HTTPS) unless it set its
+    own; a Host header outside `hosts` (when given) gets 400 before anything
+    runs.
+    """
+
+    def __init__(self, app, hosts=None):
         self.app = app
-        self.hosts = list(hosts)
+        self.hosts = list(hosts or ())
 
     def __call__(self, environ, start_response):
+        extra = dict(HEADERS)
+        if environ.get("wsgi.url_scheme") == "https":
+            extra["Strict-Transport-Security"] = HSTS
+
+        def respond(status, headers, exc_info=None):
+            present = {name.lower() for name, _ in headers}
+            headers = [*headers, *((k, v) for k, v in extra.items() if k.lower() not in present)]
+            return start_response(status, headers, exc_info) if exc_info else start_response(status, headers)
+
         host = environ.get("HTTP_HOST")  # HTTP/1.0 without one reached our own address
-        if host is not None and not host_is_trusted(host.lower(), self.hosts):  # host names ignore case
+        if self.hosts and host is not None and not host_is_trusted(host.lower(), self.hosts):  # names ignore case
             refused = BadRequest(
                 "This server does not answer to that host name. Its owner can add it with --public-host NAME."
             )
-            return refused(environ, start_response)
-        return self.app(environ, start_response)
+            return refused(environ, respond)
+        return self.app(environ, respond)
 
 
 def init_app(app, trusted_hosts=None):
-    """Headers on every answer, the cookie rule, and (when given) the trusted host names."""
+    """The cookie rule, and headers and (when given) trusted host names on every answer."""
     app.session_interface = SessionInterface()
-
-    @app.after_request
-    def _headers(response):
-        for name, value in HEADERS.items():
-            response.headers.setdefault(name, value)
-        if request.is_secure:
-            response.headers.setdefault("Strict-Transport-Security", HSTS)
-        return response
-
-    if trusted_hosts:
-        app.wsgi_app = TrustedHosts(app.wsgi_app, trusted_hosts)
+    app.wsgi_app = Guard(app.wsgi_app, trusted_hosts)

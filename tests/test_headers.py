@@ -10,7 +10,8 @@ from .test_web import make_seat
 
 def test_every_answer_forbids_inline_script_framing_and_sniffing(app, client):
     _, code = make_seat(app)
-    for path in ("/", f"/r/{code}", "/rules", "/static/app.js", "/api/rooms/NOPE", "/no/such/page"):
+    paths = ("/", f"/r/{code}", "/rules", "/static/app.js", "/api/rooms/NOPE", "/no/such/page", SOCKET)
+    for path in paths:
         headers = client.get(path).headers
         policy = dict(part.strip().split(" ", 1) for part in headers["Content-Security-Policy"].split(";"))
         assert policy["script-src"] == "'self'" and policy["frame-ancestors"] == "'none'", path
@@ -18,6 +19,9 @@ def test_every_answer_forbids_inline_script_framing_and_sniffing(app, client):
         assert headers["X-Content-Type-Options"] == "nosniff", path
         assert headers["X-Frame-Options"] == "DENY" and headers["Referrer-Policy"] == "same-origin", path
         assert "Strict-Transport-Security" not in headers, path  # plain HTTP: no HSTS
+
+
+SOCKET = "/socket.io/?EIO=4&transport=polling"
 
 
 def _cookie(response, name):
@@ -82,3 +86,5 @@ def test_another_host_name_is_refused_before_anything_runs(guarded, path):
     response = guarded.get(path, headers={"Host": "evil.example:5000", "Origin": "http://evil.example:5000"})
     assert response.status_code == 400
     assert b"--public-host" in response.data
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
