@@ -92,10 +92,12 @@ def init_app(app, socketio, rooms, select_locale, languages):
         auth = auth if isinstance(auth, dict) else {}
         address = request.remote_addr or ""
         try:
-            if not _holds_seat(auth):  # a guesser behind the same router must not cut a player off
+            seat = _bot_seat(auth)
+            # A guesser behind the same router must not cut a seated player off.
+            if seat is None and not _page_holds_seat(auth):
                 throttle.before_connect(address)
             try:
-                socket = _socket(auth)
+                socket = _socket(auth, seat)
             except IllegalMove:
                 throttle.failed_connect(address)  # guessing codes or tokens
                 raise
@@ -108,10 +110,18 @@ def init_app(app, socketio, rooms, select_locale, languages):
             raise ConnectionRefusedError(refusal["message"], refusal) from None
         return None
 
-    def _socket(auth) -> Socket:
+    def _bot_seat(auth) -> tuple[str, str] | None:
+        """A bot's (room code, player), looked up once; None for a page, a watcher or a wrong token."""
+        token = auth.get("token")
+        try:
+            return None if token is None else rooms.locate(token)
+        except IllegalMove:
+            return None
+
+    def _socket(auth, seat) -> Socket:
         token = auth.get("token")
         if token is not None:
-            code, player = rooms.locate(token)
+            code, player = seat or rooms.locate(token)  # a wrong token is refused here
             return Socket(request.sid, code, player, _lang(auth), "json")
         code = normalize_code(auth.get("room"))
         if auth.get("watch") is True:
@@ -123,20 +133,13 @@ def init_app(app, socketio, rooms, select_locale, languages):
         token = browser_seats().get(code)
         return Socket(request.sid, code, rooms.authenticate(code, token), _lang(auth))
 
-    def _holds_seat(auth) -> bool:
-        """The socket comes with a seat of its own: a page whose cookie holds one, or a bot's token."""
-        token = auth.get("token")
-        if isinstance(token, str):
-            try:
-                rooms.locate(token)
-            except IllegalMove:
-                return False
-            return True
+    def _page_holds_seat(auth) -> bool:
+        """A page whose cookie holds a seat of the room it opens."""
         try:
             code = normalize_code(auth.get("room"))
         except IllegalMove:
             return False
-        return code in browser_seats() and auth.get("watch") is not True
+        return auth.get("token") is None and code in browser_seats() and auth.get("watch") is not True
 
     def _lang(auth) -> str:
         """The language a socket reads: the `lang` it sends, else its page's or browser's."""
