@@ -19,16 +19,24 @@ waits forever for headers that trickle in, one byte at a time, and keeps
   headers (an open page's WebSocket, a request being answered) never count,
   so a class behind one school router or the load benchmark's 2,000 players
   from one address are not touched.
+- One address may hold at most `CONNECTIONS_PER_ADDRESS` open connections
+  of any kind (keep-alive loops, WebSockets that never join a room): a new
+  one past it is closed unread, so one client cannot fill the server's
+  open-file limit however it keeps its connections busy.
 """
 
 import collections
+import logging
 import os
 import time
+
+log = logging.getLogger(__name__)
 
 KEEPALIVE_IDLE = 5  # seconds an idle keep-alive connection stays open
 HEAD_TIMEOUT = 10  # seconds for a request's line and headers, from the start of waiting
 BODY_TIMEOUT = 10  # seconds for a request's body, from the end of its headers (ours are at most 16 KB)
 WAITING_PER_ADDRESS = 128  # waiting connections per client address; a new one closes the oldest
+CONNECTIONS_PER_ADDRESS = 4096  # open connections per client address, whatever they do
 GRACE = 2  # seconds a connection may wait before a newer one from its address may close it
 CONNECTION_BUFFER = 2048  # bytes each connection reads and writes through (eventlet: 8 and 16 KiB)
 
@@ -85,12 +93,15 @@ def eventlet_protocol():
     """eventlet.wsgi's HttpProtocol with the limits above (eventlet imported only here)."""
     head_timeout, body_timeout, grace = setting("HEAD_TIMEOUT"), setting("BODY_TIMEOUT"), setting("GRACE")
     per_address = int(setting("WAITING_PER_ADDRESS"))
+    open_per_address = int(setting("CONNECTIONS_PER_ADDRESS"))
     import eventlet
     import eventlet.wsgi
     import greenlet
 
     # address -> {protocol: (its greenlet, when it started waiting)}, oldest first
     waiting: dict[str, dict] = collections.defaultdict(dict)
+    holding: collections.Counter = collections.Counter()  # address -> open connections
+    refused_at: dict[str, float] = {}  # address -> when its last refusal was logged
     hub = eventlet.hubs.get_hub()
 
     def _cut(protocol, thread):
@@ -102,9 +113,28 @@ def eventlet_protocol():
 
         served = False  # a request of this connection got through its head: it is a client, not a slowloris
 
-        def handle_one_request(self):
+        def handle(self):
             address = self.client_address[0] if isinstance(self.client_address, tuple) else str(self.client_address)
             self._address = address
+            if holding[address] >= open_per_address:
+                self.close_connection = 1
+                now = time.monotonic()
+                if now - refused_at.get(address, -60) >= 60:
+                    if len(refused_at) > 10_000:
+                        refused_at.clear()
+                    refused_at[address] = now
+                    log.warning("refused connections from %s: %d open already", address, holding[address])
+                return
+            holding[address] += 1
+            try:
+                super().handle()
+            finally:
+                holding[address] -= 1
+                if not holding[address]:
+                    del holding[address]
+
+        def handle_one_request(self):
+            address = self._address
             self._head_timer = eventlet.Timeout(head_timeout, TooSlow)
             if not self.served:
                 self._wait_in_line(waiting[address])

@@ -175,13 +175,7 @@ def test_idle_keep_alive_connections_are_clients_not_a_slowloris(many_files):
             client.connect(("127.0.0.1", server.port))
             client.sendall(f"GET /rules HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode())
             served.append(client)
-        answered = set()
-
-        def all_answered():
-            answered.update(c for c in served if c not in answered and _answered(c))
-            return len(answered) == len(served)
-
-        assert _wait_until(all_answered, 10)
+        assert _all_answered(served, 10)
         waiting = _half_open(server.port, 20)
         time.sleep(0.5)  # older than the grace: the next wave may cut them
         waiting += _half_open(server.port, 40)
@@ -198,6 +192,16 @@ def _answered(client: socket.socket) -> bool:
         return bool(client.recv(65536, socket.MSG_DONTWAIT))
     except BlockingIOError:
         return False
+
+
+def _all_answered(clients, seconds) -> bool:
+    answered = set()
+
+    def check():
+        answered.update(c for c in clients if c not in answered and _answered(c))
+        return len(answered) == len(clients)
+
+    return _wait_until(check, seconds)
 
 
 def test_a_flood_of_packets_on_one_connection_closes_it_and_the_server_answers_on(server):
@@ -247,4 +251,35 @@ def test_many_connections_of_one_address_share_one_packet_budget():
         for ws in sockets:
             ws.close()
     finally:
+        server.stop()
+
+
+def test_one_address_holds_only_so_many_connections_however_busy_it_keeps_them(many_files):
+    """Connections that each asked once and stay (keep-alive loops, sockets that never join): capped per address."""
+    server = Server(env={"MAXCHEN_KEEPALIVE_IDLE": "60", "MAXCHEN_CONNECTIONS_PER_ADDRESS": "40"}).wait_ready()
+    held = []
+    try:
+        ask = f"GET /rules HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode()
+
+        def connect():
+            client = socket.socket()
+            client.bind((ATTACKER, 0))
+            client.connect(("127.0.0.1", server.port))
+            client.sendall(ask)
+            return client
+
+        held = [connect() for _ in range(40)]
+        assert _all_answered(held, 10)
+        extra = connect()
+        assert _wait_until(lambda: _closed_by_server(extra), 5)  # closed unread: no answer came
+        assert "refused connections from 127.0.0.2" in server.output()
+        assert not any(_closed_by_server(c) for c in held)  # the ones it holds stay
+        assert requests.get(server.url + "/", timeout=2).status_code == 200  # another address is served
+        held.pop().close()
+        again = connect()
+        assert _all_answered([again], 5)  # a freed place is taken again
+        held.append(again)
+    finally:
+        for client in held:
+            client.close()
         server.stop()
