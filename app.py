@@ -67,6 +67,7 @@ def create_app(test_config=None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         PERMANENT_SESSION_LIFETIME=30 * 24 * 3600,
         JSON_SORT_KEYS=False,
+        OFFLINE_GRACE=float(os.environ.get("MAXCHEN_OFFLINE_GRACE") or 15),  # seconds before the host may remove
     )
     if test_config:
         app.config.from_mapping(test_config)

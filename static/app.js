@@ -236,6 +236,7 @@
       li.classList.toggle("active", !!turn && li.dataset.player === turn);
     }
     for (const el of document.querySelectorAll("[data-not-for]")) el.hidden = el.dataset.notFor === me;
+    graceRemoval();
     if (meta) Object.assign(document.body.dataset, { phase: meta.dataset.phase, rules: meta.dataset.rules });
     const say = document.querySelector("#table [data-say]");
     if (say && say.textContent.trim() && say.textContent !== lastSay) {
@@ -245,6 +246,28 @@
     const round = (meta && meta.dataset.revealRound) || "";
     if (lastReveal !== null && round && round !== lastReveal && !SHARED) showReveal(); // one phone: the cover shows it
     lastReveal = round;
+  }
+
+  // A player who went offline mid-game can be removed by the host only after a grace
+  // (a locked screen or a tunnel comes back); counted from when this page first saw them gone.
+  const GRACE = 1000 * (parseFloat(document.body.dataset.grace) || 15);
+  const offlineSince = new Map();
+  let graceTimer = null;
+  function graceRemoval() {
+    const now = Date.now();
+    const seen = new Set();
+    let next = Infinity;
+    for (const el of document.querySelectorAll("#players [data-grace]")) {
+      const id = el.dataset.notFor;
+      seen.add(id);
+      if (!offlineSince.has(id)) offlineSince.set(id, now);
+      const left = offlineSince.get(id) + GRACE - now;
+      el.classList.toggle("grace", left > 0);
+      if (left > 0) next = Math.min(next, left);
+    }
+    for (const id of [...offlineSince.keys()]) if (!seen.has(id)) offlineSince.delete(id);
+    clearTimeout(graceTimer);
+    if (next < Infinity) graceTimer = setTimeout(graceRemoval, next + 50);
   }
 
   // The turn comes to me: a short buzz where the phone allows it, and a mark in the tab's title.

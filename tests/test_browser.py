@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 import segno
 
+from maxchen.client import join_room
+
 from . import look
 
 CHROMIUM = "/usr/bin/chromium"
@@ -715,3 +717,37 @@ def test_a_removed_phone_is_told_so_and_can_sit_down_again(browser, server):
     assert ann.errors == [] and ben.errors == []
     for phone in (ann, ben):
         phone.context.close()
+
+
+def test_the_game_says_who_it_waits_for_and_the_host_may_remove_them_after_a_grace(browser):
+    """Ben's turn, Ben offline: everyone reads that the game waits for him; the host's ✕ comes after a grace."""
+    from .conftest import Server
+
+    server = Server(env={"MAXCHEN_OFFLINE_GRACE": "4"}).wait_ready()
+    ann = Phone(browser, server.url)
+    try:
+        ann.page.goto(server.url + "/")
+        ann.page.fill("form[action='/rooms'] input[name=name]", "Ann")
+        ann.page.click("form[action='/rooms'] button[type=submit]")
+        code = ann.page.inner_text(".big-code").strip()
+        join_room(server.url, code, "Ben")  # a seat whose phone never connects
+        ann.page.wait_for_function("() => document.querySelectorAll('.lobby-list .player').length === 2")
+        ann.page.click("button[data-action=start]")
+        ann.page.wait_for_selector("#cup.my-turn")
+        shake_by_keys(ann)
+        peek(ann, [])
+        announce(ann, 31)
+        ben_row = ann.page.locator(".player:has-text('Ben')")
+        ben_row.locator(".tag.warn").wait_for()
+        assert ben_row.locator(".tag.warn").inner_text() == "offline: the game waits"
+        remove = ben_row.locator("button[data-action=remove]")
+        assert not remove.is_visible()  # not yet: a locked screen comes back
+        remove.wait_for(state="visible", timeout=15000)
+        ann.shot("offline-remove")
+        remove.click()
+        ann.page.wait_for_selector(".result")
+        assert "Ann wins!" in ann.page.inner_text(".result h2")
+        assert ann.errors == []
+    finally:
+        ann.context.close()
+        server.stop()
