@@ -185,6 +185,7 @@ def index():
 def _home(error: IllegalMove | None = None, **form):
     """The home page, with what was typed and the error when a form was refused."""
     context = {
+        "my_rooms": _my_rooms(),
         "name": session.get("name", ""),
         "rulesets": list(RULESETS),
         "shared_rulesets": SHARED_PHONE,
@@ -193,6 +194,20 @@ def _home(error: IllegalMove | None = None, **form):
     }
     page = render_template("index.html", error=error and _message(error), **context)
     return (page, error.status) if error else page
+
+
+def _my_rooms() -> list[dict]:
+    """The rooms this browser holds a seat in, newest first: the way back to a table."""
+    rooms, found = _rooms(), []
+    for code, token in reversed(browser_seats().items()):
+        try:
+            rooms.authenticate(code, token)
+            room = rooms.load(code)
+        except IllegalMove:
+            continue  # gone, left or removed: nothing to go back to
+        names = [seat.name for seat in room.members()]
+        found.append({"code": code, "rules": room.rules, "phase": room.phase, "names": names})
+    return found
 
 
 @bp.post("/rooms")

@@ -46,7 +46,11 @@ def _check(page, name):
 def test_every_first_screen_and_each_rule_sets_turn_looks_right(browser, look_server, size, lang):
     width, height = SIZES[size]
     context = browser.new_context(
-        viewport={"width": width, "height": height}, has_touch=True, is_mobile=True, locale=LANGUAGES[lang]
+        viewport={"width": width, "height": height},
+        has_touch=True,
+        is_mobile=True,
+        locale=LANGUAGES[lang],
+        reduced_motion="reduce",  # the screens at rest at once: the look is of the layout, not the motion
     )
     page = context.new_page()
     base = look_server.url
@@ -74,12 +78,7 @@ def test_every_first_screen_and_each_rule_sets_turn_looks_right(browser, look_se
         page.wait_for_selector("#cup.my-turn")
         if rules == "luegen":  # everyone shakes at once: the others by the API
             for token in tokens:
-                requests.post(
-                    f"{base}/api/rooms/{code}/actions",
-                    json={"action": "shake"},
-                    headers={"Authorization": f"Bearer {token}"},
-                    timeout=10,
-                ).raise_for_status()
+                _api(base, code, token, action="shake")
         _check(page, f"{tag}-{rules}-shake")
         page.focus("#cup")
         for i in range(8):
@@ -92,4 +91,35 @@ def test_every_first_screen_and_each_rule_sets_turn_looks_right(browser, look_se
         assert look.in_view(page, "#table > :not([hidden]):not(.sr-only)"), f"{tag}-{rules}: the round is off screen"
         assert look.in_view(page, f"{picker} button[type=submit]"), f"{tag}-{rules}: the picker's button is off screen"
         _check(page, f"{tag}-{rules}-move")
+        # The reveal: my claim is checked by the next player.
+        if rules == "luegen":
+            page.locator("form.bid label.face:has(input:enabled)").first.click()
+            page.click("form.bid button[type=submit]")
+            page.wait_for_selector("form.bid", state="detached")
+            _api(base, code, tokens[0], action="doubt")
+        else:
+            page.click("form.announce label.value:has(input[value='21'])")
+            page.click("form.announce button[type=submit]")
+            page.wait_for_selector("form.announce", state="detached")
+            _api(base, code, tokens[0], action="check")
+        page.wait_for_selector("#reveal-overlay:not([hidden]) .verdict")
+        _check(page, f"{tag}-{rules}-reveal")  # after its animations: the verdict lands scaled up
+        assert look.in_view(page, "#reveal-overlay .verdict"), f"{tag}-{rules}: the verdict is off screen"
+        page.click("#reveal-overlay")
+        # The end: the others leave, the game is over; standings and numbers for all to see.
+        for token in tokens:
+            _api(base, code, token, action="leave")
+        page.wait_for_selector(".result")
+        assert look.in_view(page, ".result h2"), f"{tag}-{rules}: the result is off screen"
+        _check(page, f"{tag}-{rules}-over")
+    # Back home: the way back to the tables this phone sits at.
+    page.goto(base + "/")
+    assert page.locator(".my-room").count() == 3
+    _check(page, f"{tag}-home-back")
     context.close()
+
+
+def _api(base, code, token, **action):
+    requests.post(
+        f"{base}/api/rooms/{code}/actions", json=action, headers={"Authorization": f"Bearer {token}"}, timeout=10
+    ).raise_for_status()

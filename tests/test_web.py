@@ -48,6 +48,22 @@ def test_home_offers_create_and_join(client):
     assert "cdn" not in html.lower() and "https://" not in html
 
 
+def test_home_leads_back_to_the_tables_this_browser_sits_at(app, lobby):
+    code, ann, ben = lobby
+    assert "Back to your table" not in app.test_client().get("/").get_data(as_text=True)  # a new visitor
+    _, other = make_seat(app, name="Cem")
+    ben.post("/join", data={"code": other, "name": "Ben"})
+    act(ann, code, action="start", version=version(ann, code))
+    html = ben.get("/").get_data(as_text=True)
+    # Newest first, each with its game, its phase and who sits there; a link into the room.
+    assert html.index(f'href="/r/{other}"') < html.index(f'href="/r/{code}"')
+    back = html[html.index(f'href="/r/{code}"') :]
+    assert "Mäxchen · playing" in back[: back.index("</a>")] and "<bdi>Ann</bdi>, <bdi>Ben</bdi>" in back
+    # A room left is no longer a way back.
+    act(ben, other, action="leave", version=version(ben, other))
+    assert f'href="/r/{other}"' not in ben.get("/").get_data(as_text=True)
+
+
 def test_create_by_form_opens_the_lobby_with_code_link_and_qr(app):
     browser, code = make_seat(app)
     html = browser.get(f"/r/{code}").get_data(as_text=True)
