@@ -167,8 +167,9 @@
 
   // A refusal shows for a few seconds (or until tapped), never over the next turn.
   let toastTimer = null;
-  function toast(html) {
+  function toast(html, info) {
     $("toast").innerHTML = html;
+    $("toast").classList.toggle("info", !!info);
     clearTimeout(toastTimer);
     toastTimer = setTimeout(() => { $("toast").textContent = ""; }, 4000);
   }
@@ -237,6 +238,7 @@
     }
     for (const el of document.querySelectorAll("[data-not-for]")) el.hidden = el.dataset.notFor === me;
     graceRemoval();
+    newcomers(meta);
     if (meta) Object.assign(document.body.dataset, { phase: meta.dataset.phase, rules: meta.dataset.rules });
     const say = document.querySelector("#table [data-say]");
     if (say && say.textContent.trim() && say.textContent !== lastSay) {
@@ -246,6 +248,22 @@
     const round = (meta && meta.dataset.revealRound) || "";
     if (lastReveal !== null && round && round !== lastReveal && !SHARED) showReveal(); // one phone: the cover shows it
     lastReveal = round;
+  }
+
+  // Someone sits down while a game runs: everyone hears of it (they play from the next game).
+  let seated = null;
+  function newcomers(meta) {
+    const rows = [...document.querySelectorAll("#players .player")];
+    const ids = new Set(rows.map((li) => li.dataset.player));
+    if (seated && meta && meta.dataset.phase === "playing") {
+      const fresh = rows.filter((li) => !seated.has(li.dataset.player));
+      if (fresh.length) {
+        const p = document.createElement("p");
+        p.textContent = document.body.dataset.joined.replace("{name}", fresh.map((li) => li.querySelector(".name").textContent).join(", "));
+        toast(p.outerHTML, true);
+      }
+    }
+    seated = ids;
   }
 
   // A player who went offline mid-game can be removed by the host only after a grace

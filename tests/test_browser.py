@@ -720,7 +720,10 @@ def test_a_removed_phone_is_told_so_and_can_sit_down_again(browser, server):
 
 
 def test_the_game_says_who_it_waits_for_and_the_host_may_remove_them_after_a_grace(browser):
-    """Ben's turn, Ben offline: everyone reads that the game waits for him; the host's ✕ comes after a grace."""
+    """Ben's turn, Ben offline: everyone reads that the game waits for him; the host's ✕ comes after a grace.
+
+    And a latecomer's arrival is told to the table.
+    """
     from .conftest import Server
 
     server = Server(env={"MAXCHEN_OFFLINE_GRACE": "4"}).wait_ready()
@@ -737,6 +740,10 @@ def test_the_game_says_who_it_waits_for_and_the_host_may_remove_them_after_a_gra
         shake_by_keys(ann)
         peek(ann, [])
         announce(ann, 31)
+        # Someone sits down mid-game: the table hears of it.
+        join_room(server.url, code, "Cem")
+        ann.page.wait_for_selector("#toast.info")
+        assert ann.page.inner_text("#toast") == "Cem joined and plays from the next game."
         ben_row = ann.page.locator(".player:has-text('Ben')")
         ben_row.locator(".tag.warn").wait_for()
         assert ben_row.locator(".tag.warn").inner_text() == "offline: the game waits"
