@@ -291,7 +291,7 @@
   // The turn comes to me: a short buzz where the phone allows it, and a mark in the tab's title.
   const TITLE = document.title;
   function turnAlert() {
-    if (navigator.vibrate && navigator.userActivation && navigator.userActivation.hasBeenActive) navigator.vibrate([60, 40, 60]);
+    buzz([60, 40, 60]);
     sound.chime();
   }
 
@@ -490,8 +490,14 @@
     const now = performance.now();
     if (now - lastBump < 60) return;
     lastBump = now;
-    if (navigator.vibrate) navigator.vibrate(12); // silently nothing where not allowed (iPhone)
+    buzz(12);
     sound.thud();
+  }
+
+  // Vibration where the phone allows it (not iPhones), and only once the page was touched:
+  // browsers refuse (and complain) before that.
+  function buzz(pattern) {
+    if (navigator.vibrate && navigator.userActivation && navigator.userActivation.hasBeenActive) navigator.vibrate(pattern);
   }
 
   // --- shake detection: motion, pointer drag or arrow keys --------------------
