@@ -18,6 +18,12 @@ def _rooms():
     return current_app.extensions["maxchen.rooms"]
 
 
+def act_as(code: str, player: str, action) -> dict | None:
+    """One action of a seat over HTTP, counted in the seat's budget as a socket's event is."""
+    current_app.extensions["maxchen.throttle"].event(code, player)
+    return _rooms().act(code, player, action)
+
+
 def _body() -> dict:
     """The JSON object of the request, or IllegalMove `bad_request`."""
     data = request.get_json(silent=True)
@@ -72,7 +78,7 @@ def view(code):
 def act(code):
     """Apply one action; answers the caller's new view."""
     player = _player(code)
-    view = _rooms().act(code, player, _body())
+    view = act_as(code, player, _body())
     return jsonify(view if view is not None else {"room": normalize_code(code), "you": None, "left": True})
 
 

@@ -135,6 +135,9 @@ def eventlet_protocol():
 
         def handle_one_request(self):
             address = self._address
+            # Requests sent back to back on one connection (pipelined) are read from its buffer
+            # without ever waiting: without a turn for the others here, they would wait for all.
+            eventlet.sleep(0)
             self._head_timer = eventlet.Timeout(head_timeout, TooSlow)
             if not self.served:
                 self._wait_in_line(waiting[address])

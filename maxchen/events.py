@@ -5,6 +5,7 @@ gets rendered parts; a bot (auth {"token"}) gets its JSON view; a watcher
 (auth {"room", "watch": true}, no seat) gets the public parts only.
 """
 
+import engineio.exceptions
 from flask import request
 from flask_socketio import ConnectionRefusedError, join_room  # noqa: A004 - sends its data to the client
 from socketio.packet import BINARY_ACK, BINARY_EVENT, EVENT, Packet
@@ -15,6 +16,8 @@ from .live import Live, channel
 from .presence import WATCHERS_PER_ROOM, Socket
 from .rooms import normalize_code
 from .web import browser_seats
+
+OUTBOX = 128  # packets waiting for a connection that reads none: it is closed at this many
 
 
 class TextPacket(Packet):
@@ -61,24 +64,43 @@ def init_app(app, socketio, rooms, select_locale, languages):
 
     rooms.close = close
 
-    # Every packet a connection sends is counted before anything is done with it: a
-    # connection over its budget is closed (its packets would only queue up work).
+    # Every packet a connection sends is counted before anything is done with it, Engine.IO's
+    # own (pongs, upgrades) too: a connection over its budget is closed (its packets would only
+    # queue up work). And a connection that stops reading is closed before its outbox grows.
     server = socketio.server
-    handle_message, handle_gone = server._handle_eio_message, server._handle_eio_disconnect
+    handle_connect, handle_gone = server._handle_eio_connect, server._handle_eio_disconnect
 
-    def counted(eio_sid, data):
-        address = server.environ.get(eio_sid, {}).get("REMOTE_ADDR", "")
-        if throttle.packet(eio_sid, address):
-            return handle_message(eio_sid, data)
-        app.logger.warning("closed a connection from %s: too many packets", address)
-        server.eio.disconnect(eio_sid)
-        return None
+    def guarded(eio_sid, environ):
+        sock = server.eio.sockets.get(eio_sid)
+        if sock is not None:
+            _guard(sock, environ.get("REMOTE_ADDR", ""))
+        return handle_connect(eio_sid, environ)
+
+    def _guard(sock, address):
+        receive, send = sock.receive, sock.send
+
+        def counted(pkt):
+            if not throttle.packet(sock.sid, address):
+                app.logger.warning("closed a connection from %s: too many packets", address)
+                sock.close(wait=False, abort=True)
+                raise engineio.exceptions.SocketIsClosedError
+            receive(pkt)
+            socketio.sleep(0)  # one connection's packets, however fast they come, never hold the others up
+
+        def bounded(pkt):
+            if sock.queue.qsize() >= OUTBOX:
+                app.logger.warning("closed a connection from %s: it stopped reading", address)
+                sock.close(wait=False, abort=True)
+                return
+            send(pkt)
+
+        sock.receive, sock.send = counted, bounded
 
     def gone(eio_sid, reason):
         throttle.packets.forget(eio_sid)
         return handle_gone(eio_sid, reason)
 
-    server.eio.on("message", counted)
+    server.eio.on("connect", guarded)
     server.eio.on("disconnect", gone)
 
     @socketio.on("connect")
@@ -170,12 +192,12 @@ def init_app(app, socketio, rooms, select_locale, languages):
             return messages.answer(error, socket.lang if socket else None)
 
     @socketio.on("action")
-    def action(payload=None):
+    def action(payload=None, *_more):
         """Sent by a player; acked with {"view"} or {"error"}; all get what changed."""
         return as_member(lambda code, player: {"view": rooms.act(code, player, payload)})
 
     @socketio.on("signal")
-    def signal(payload=None):
+    def signal(payload=None, *_more):
         """Sent while a player shakes or peeks; the others' players area shows it, never the dice."""
         activity = payload.get("activity") if isinstance(payload, dict) else "?"
         return as_member(lambda code, player: rooms.signal(code, player, activity) or {"ok": True})

@@ -28,7 +28,7 @@ from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import HTTPException
 
 from . import messages, rules
-from .api import json_error
+from .api import act_as, json_error
 from .errors import IllegalMove
 from .live import page_parts, value_label
 from .rooms import normalize_code
@@ -147,10 +147,7 @@ def _room_or_404(code: str) -> str:
 def _http_error(error: HTTPException):
     """Every 4xx and 5xx: JSON under /api, a toast for htmx, else a page with a way back."""
     if error.code == 429:
-        retry = current_app.extensions["maxchen.throttle"].retry_after()
-        response = refusal(IllegalMove("rate_limited", seconds=retry))
-        response.headers["Retry-After"] = str(retry)
-        return response
+        return refusal(IllegalMove("rate_limited", seconds=current_app.extensions["maxchen.throttle"].retry_after()))
     if request.path.startswith("/api/"):
         return json_error(error)
     if error.code == 404 and request.path.startswith("/r/"):
@@ -173,6 +170,8 @@ def refusal(error: IllegalMove):
     else:
         response = make_response(render_template("error.html", message=_message(error)))
     response.status_code = error.status
+    if error.reason == "rate_limited":
+        response.headers["Retry-After"] = str(error.params["seconds"])
     return response
 
 
@@ -324,7 +323,7 @@ def act(code):
     """An action from a form (htmx); answers the changed areas, or the error as a toast."""
     code, player = _seated(code)
     try:
-        _rooms().act(code, player, _form_action())
+        act_as(code, player, _form_action())
     except IllegalMove as error:
         return refusal(error)
     if _me(code) is None:  # left the room

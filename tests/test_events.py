@@ -150,6 +150,9 @@ def test_events_without_a_body_are_answered_not_dropped(sio, table):
     a = sio(ann["token"])
     assert a.emit("action", callback=True)["error"]["code"] == "bad_request"
     assert a.emit("signal", callback=True)["error"]["code"] == "bad_request"
+    # More arguments than an event takes: the first counts, the rest is ignored (no traceback, an answer).
+    assert a.emit("signal", {"activity": None}, 2, callback=True) == {"ok": True}
+    assert a.emit("action", {"action": "start"}, 1, callback=True)["view"]["phase"] == "playing"
 
 
 def test_client_events_named_connect_or_disconnect_change_nothing(sio, table, rooms):

@@ -57,7 +57,11 @@ SCHEMATHESIS_SETTINGS = {
     "database": None,
 }
 HTTP_ERRORS = {413: "bad_request"}  # errors of HTTP itself (api.json_error), beside errors.STATUS
-UNLIMITED = {"MAXCHEN_LIMIT_FAILURES": "100000 per second", "MAXCHEN_LIMIT_ROOMS": "100000 per second"}
+UNLIMITED = {
+    "MAXCHEN_LIMIT_FAILURES": "100000 per second",
+    "MAXCHEN_LIMIT_ROOMS": "100000 per second",
+    "MAXCHEN_LIMIT_EVENTS": "100000 per second",
+}
 
 
 def _at(ref: str):
@@ -206,7 +210,9 @@ class Checked:
 
 def _checked(seed) -> Checked:
     rooms = Rooms(dice=SeededDice(seed))
-    return Checked(create_app({"TESTING": True, "ROOMS": rooms, "SECRET_KEY": "test"}).test_client())
+    # A whole game as fast as a test client plays it: far past a seat's budget of actions.
+    config = {"TESTING": True, "ROOMS": rooms, "SECRET_KEY": "test", "MAXCHEN_LIMIT_EVENTS": "100000 per second"}
+    return Checked(create_app(config).test_client())
 
 
 def _random_move(view, rng) -> dict:

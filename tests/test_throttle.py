@@ -63,6 +63,20 @@ def test_a_flood_of_socket_events_is_refused_and_changes_nothing():
         client.disconnect()
 
 
+def test_a_flood_of_api_actions_shares_the_seats_budget_and_changes_nothing():
+    """A script on the JSON API (or a page's forms) counts as the seat's sockets do."""
+    app = _app(MAXCHEN_LIMIT_EVENTS="5 per 10 seconds")
+    api = Api(app.test_client())
+    seat = api.create("Ann")
+    rules = ["poschen", "maexchen", "luegen", "maexchen", "poschen"]
+    answers = [api.act(seat["code"], seat["token"], "configure", options={"rules": r}).status_code for r in rules]
+    assert answers == [200] * 5
+    refused = api.act(seat["code"], seat["token"], "configure", options={"rules": "luegen"})
+    assert refused.status_code == 429 and refused.json["error"]["code"] == "rate_limited"
+    assert refused.headers["Retry-After"] == str(refused.json["error"]["params"]["seconds"])
+    assert api.view(seat["code"], seat["token"]).json["rules"] == "poschen"
+
+
 def test_sockets_guessing_tokens_are_refused_up_front():
     app = _app(MAXCHEN_LIMIT_FAILURES="3 per minute")
     seat = Api(app.test_client()).create("Ann")
