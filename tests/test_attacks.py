@@ -204,8 +204,9 @@ def _all_answered(clients, seconds) -> bool:
     return _wait_until(check, seconds)
 
 
-def test_a_flood_of_packets_on_one_connection_closes_it_and_the_server_answers_on(server):
-    """Tiny packets as fast as one socket sends them (events nobody handles): the connection is cut."""
+@pytest.mark.parametrize("tiny", ['42["nobody",1]', "3", "5"])  # an event nobody handles, a pong, an upgrade
+def test_a_flood_of_packets_on_one_connection_closes_it_and_the_server_answers_on(server, tiny):
+    """Tiny packets as fast as one socket sends them: the connection is cut, whatever the packets are."""
     import websocket
 
     seat = create_room(server.url, "Ann")
@@ -214,7 +215,7 @@ def test_a_flood_of_packets_on_one_connection_closes_it_and_the_server_answers_o
     flood.send("40" + json.dumps({"room": seat["code"], "watch": True}))
     with contextlib.suppress(OSError, websocket.WebSocketException):
         for _ in range(5_000):
-            flood.send('42["nobody",1]')
+            flood.send(tiny)
     assert _wait_until(lambda: "too many packets" in server.output(), 20)
     # The server closed it: reading ends (a close frame or a reset), it never answers again.
     flood.settimeout(10)
@@ -283,3 +284,37 @@ def test_one_address_holds_only_so_many_connections_however_busy_it_keeps_them(m
         for client in held:
             client.close()
         server.stop()
+
+
+def test_requests_pipelined_on_one_connection_do_not_hold_up_anyone_else(server):
+    """HTTP/1.1 pipelining: thousands of requests sent at once on one connection, answered one by one."""
+    import threading
+
+    count = 5_000
+    pipe = socket.socket()
+    pipe.bind((ATTACKER, 0))
+    pipe.connect(("127.0.0.1", server.port))
+    pipe.settimeout(60)
+    answered = [0]
+
+    def read():
+        status, tail = b"HTTP/1.1 200", b""
+        with contextlib.suppress(OSError):
+            while answered[0] < count and (chunk := pipe.recv(1 << 20)):
+                seen = tail + chunk  # a status line may be cut between two reads
+                answered[0] += seen.count(status)
+                tail = seen[-(len(status) - 1) :]
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        ask = f"GET /api/openapi.yaml HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode()
+        threading.Thread(target=pipe.sendall, args=(ask * count,), daemon=True).start()
+        assert _wait_until(lambda: answered[0] > 0, 30)  # the server is working through them
+        assert requests.get(server.url + "/", timeout=60).status_code == 200  # someone opens the home page
+        assert answered[0] < count  # answered in between, not after all of them
+        reader.join(60)
+        assert answered[0] == count  # and the pipeline in full
+    finally:
+        pipe.close()
+        reader.join(5)
