@@ -64,6 +64,13 @@ def init_app(app, socketio, rooms, select_locale, languages):
 
     rooms.close = close
 
+    def release(socket):
+        """Its seat is gone (left or removed): no more pushes of the room, not even the public ones."""
+        live.forget(socket.sid)
+        socketio.server.disconnect(socket.sid)
+
+    rooms.release = release
+
     # Every packet a connection sends is counted before anything is done with it, Engine.IO's
     # own (pongs, upgrades) too: a connection over its budget is closed (its packets would only
     # queue up work). And a connection that stops reading is closed before its outbox grows.

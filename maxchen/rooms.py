@@ -42,6 +42,7 @@ class Rooms:
         self.push = push
         self.welcome = None  # welcome(socket, room): a new socket gets the whole room
         self.close = lambda socket: None  # close(socket): the transport closes a replaced socket
+        self.release = lambda socket: None  # release(socket): the transport lets go of a gone seat's socket
         self.presence = presence if presence is not None else Presence()
         self._guard = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
@@ -88,7 +89,8 @@ class Rooms:
         gone = [p for p in before if room.seat(p) is None]
         self._notify(room, gone=gone)
         for player in gone:
-            self.presence.drop_player(room.code, player)
+            for socket in self.presence.drop_player(room.code, player):
+                self.release(socket)  # told `removed` above; now it hears nothing more of the room
 
     def _notify(self, room: Room, gone=(), areas=None, welcomed=None):
         if self.push is not None:

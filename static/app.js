@@ -23,6 +23,7 @@
   const SHARED = document.body.dataset.shared === "1";
   const ACT_URL = "/r/" + ROOM + "/act";
   let socket = null;
+  let leaving = false; // this page asked to leave the room
 
   function mark(el) {
     return [+el.dataset.version || 0, +el.dataset.seq || 0];
@@ -66,7 +67,8 @@
       offline(true);
       if (error && error.data && error.data.code === "bad_token") location.assign("/r/" + ROOM + "?gone=seat");
     });
-    socket.on("removed", () => location.assign("/r/" + ROOM + "?gone=removed"));
+    // Gone from the room: by my own "leave" (its answer redirects too), or the host removed me.
+    socket.on("removed", () => location.assign("/r/" + ROOM + "?gone=" + (leaving ? "left" : "removed")));
     socket.on("replaced", () => {
       // This seat opened on another screen: stay quiet until this one is looked at again.
       $("banner").textContent = T.replaced;
@@ -155,6 +157,8 @@
   // Every form's answer holds the areas that changed; a refusal comes as a toast.
   document.body.addEventListener("htmx:beforeRequest", (event) => {
     $("toast").textContent = "";
+    const form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form");
+    if (form && form.querySelector("input[name=action][value=leave]")) leaving = true;
     const xhr = event.detail.xhr;
     // Listen on the request itself: its form may be swapped out before the answer.
     xhr.addEventListener("load", () => {

@@ -318,3 +318,22 @@ def test_requests_pipelined_on_one_connection_do_not_hold_up_anyone_else(server)
     finally:
         pipe.close()
         reader.join(5)
+
+
+def test_a_removed_or_leaving_seat_hears_nothing_more_of_the_room(server):
+    """No ghost watchers: a seat's sockets are let go when the seat is, so they get no more pushes."""
+    ann = create_room(server.url, "Ann")
+    seats = [join_room(server.url, ann["code"], name) for name in ("Ben", "Cem")]
+    heard = {name: [] for name in ("Ben", "Cem")}
+    clients = {}
+    for seat, name in zip(seats, heard, strict=True):
+        client = socketio.Client(reconnection=False)
+        client.on("removed", lambda *_, name=name: heard[name].append("removed"))
+        client.connect(server.url, auth={"token": seat["token"]}, transports=["websocket"], wait_timeout=10)
+        clients[name] = client
+    with Player(server.url, ann["token"]) as host:
+        host.act("remove", player=seats[0]["player"])
+        clients["Cem"].emit("action", {"action": "leave"})
+        # The server closes both: no socket of a gone seat stays subscribed to the room.
+        assert _wait_until(lambda: not clients["Ben"].connected and not clients["Cem"].connected, 10)
+    assert "removed" in heard["Ben"]  # told why first

@@ -717,6 +717,11 @@ def test_a_removed_phone_is_told_so_and_can_sit_down_again(browser, server):
     ben.page.fill("input[name=name]", "Ben")
     ben.page.click("main form button[type=submit]")
     ben.page.wait_for_selector(".lobby-list")
+    # Leaving by the menu says so (not that the host removed him).
+    ben.page.click(".menu summary")
+    ben.page.click(".menu button.danger")
+    ben.page.wait_for_selector(".notice")
+    assert ben.page.inner_text(".notice") == "Du hast den Raum verlassen."
     assert ann.errors == [] and ben.errors == []
     for phone in (ann, ben):
         phone.context.close()
