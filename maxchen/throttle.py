@@ -20,8 +20,12 @@ environment variables of the same names):
 - MAXCHEN_LIMIT_ADDRESS_PACKETS, per address: the same over all its connections (hundreds of
   sockets, each under its own budget); the benchmark's 2,000 players from one address send a
   few hundred a second.
+- MAXCHEN_GUESSES_AT_ONCE, per address: requests that could fail (not an open page, not a
+  room it holds a seat in) being answered at the same time. A failure is counted once it is
+  answered, so without this cap thousands sent at once would all pass the budget's test first.
 """
 
+import collections
 import contextlib
 import functools
 import math
@@ -29,7 +33,7 @@ import os
 import threading
 import time
 
-from flask import current_app, request
+from flask import current_app, g, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
@@ -47,6 +51,7 @@ LIMITS = {
     "MAXCHEN_LIMIT_PACKETS": "40 per second",
     "MAXCHEN_LIMIT_ADDRESS_PACKETS": "2000 per second",
 }
+GUESSES_AT_ONCE = 16
 FAILED = frozenset((401, 403, 404))
 ROOM_MAKERS = ("web.create", "web.create_table", "api.create_room")
 
@@ -118,8 +123,30 @@ class Throttle:
                 app.view_functions[endpoint] = rooms(app.view_functions[endpoint])
         # A sliding window of two counters: O(1) per event, where a moving window keeps every hit.
         self.windows = SlidingWindowCounterRateLimiter(SweptMemoryStorage())
+        at_once = os.environ.get("MAXCHEN_GUESSES_AT_ONCE") or GUESSES_AT_ONCE
+        self.at_once = int(app.config.setdefault("MAXCHEN_GUESSES_AT_ONCE", at_once))
+        self.pending: collections.Counter = collections.Counter()  # address -> requests that may fail, being answered
+        app.before_request(self._one_at_a_time)
+        app.teardown_request(self._done)
         self.packets = PacketBudget(self.config["MAXCHEN_LIMIT_PACKETS"])
         self.address_packets = PacketBudget(self.config["MAXCHEN_LIMIT_ADDRESS_PACKETS"])
+
+    def _one_at_a_time(self):
+        """A request that may fail waits its turn: at most `at_once` of them per address."""
+        if _exempt():
+            return
+        address = get_remote_address()
+        if self.pending[address] >= self.at_once:
+            raise IllegalMove("rate_limited", seconds=1)
+        self.pending[address] += 1
+        g.pending = address
+
+    def _done(self, _error=None):
+        address = g.pop("pending", None)
+        if address is not None:
+            self.pending[address] -= 1
+            if not self.pending[address]:
+                del self.pending[address]
 
     def packet(self, sid: str, address: str) -> bool:
         """One packet of a connection: False when the connection or its address floods."""

@@ -10,7 +10,7 @@ import pytest
 import requests
 import socketio
 
-from maxchen import connections, presence
+from maxchen import connections, presence, throttle
 from maxchen.client import Player, create_room, join_room, simple_move
 
 from .conftest import Server
@@ -337,3 +337,40 @@ def test_a_removed_or_leaving_seat_hears_nothing_more_of_the_room(server):
         # The server closes both: no socket of a gone seat stays subscribed to the room.
         assert _wait_until(lambda: not clients["Ben"].connected and not clients["Cem"].connected, 10)
     assert "removed" in heard["Ben"]  # told why first
+
+
+def test_guesses_sent_all_at_once_get_no_more_than_the_budget_and_a_few_in_flight():
+    """Guesses held open on their body, then finished together: the failure budget counts an
+    answer only once it is given, so only a few may be on their way at once."""
+    budget, count = 5, 100
+    server = Server(env={"MAXCHEN_LIMIT_FAILURES": f"{budget} per minute"}).wait_ready()
+    body = json.dumps({"name": "Guest"}).encode()
+    guesses = []
+    try:
+        for n in range(count):
+            guess = socket.socket()
+            guess.bind((ATTACKER, 0))
+            guess.connect(("127.0.0.1", server.port))
+            guess.sendall(
+                f"POST /api/rooms/ZZZ{n:02d}/players HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
+                + body[:1]
+            )
+            guesses.append(guess)
+        statuses = []
+        for guess in guesses:  # now every body is finished
+            guess.sendall(body[1:])
+        for guess in guesses:
+            guess.settimeout(20)
+            answer = b""
+            with contextlib.suppress(OSError):
+                while chunk := guess.recv(65536):
+                    answer += chunk
+            statuses.append(answer.split(b" ", 2)[1].decode() if answer.startswith(b"HTTP") else "none")
+        # Each guess was answered: a miss (404: no such room to join), or told to wait.
+        assert set(statuses) <= {"404", "429"}, statuses
+        assert statuses.count("404") <= budget + throttle.GUESSES_AT_ONCE, statuses.count("404")
+    finally:
+        for guess in guesses:
+            guess.close()
+        server.stop()
