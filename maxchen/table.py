@@ -46,6 +46,8 @@ _HIDDEN = (
     (0x2065, 0x2065),
     (0x2800, 0x2800),
     (0x3164, 0x3164),
+    (0x16FE4, 0x16FE4),  # Khitan filler: drawn blank
+    (0x1D159, 0x1D159),  # musical null notehead: drawn blank
     (0xFE00, 0xFE0F),
     (0xFFA0, 0xFFA0),
     (0xFFF0, 0xFFF8),
@@ -57,7 +59,7 @@ _SKIN_TONES = ((0x1F3FB, 0x1F3FF),)
 ZWNJ, ZWJ = "\u200c", "\u200d"
 
 # Latin small capitals, drawn as small letters at a glance, which TS #39 leaves apart.
-_SMALL_CAPITALS = str.maketrans(dict(zip("ᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡʏᴢ", "abcdeghijklmnoprstuvwyz", strict=True)))
+_SMALL_CAPITALS = str.maketrans(dict(zip("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢ", "abcdefghijklmnopqrstuvwyz", strict=True)))
 
 
 @functools.cache
@@ -193,7 +195,9 @@ def name_keys(name: str) -> tuple[str, ...]:
     Ａ), since folding also turns some look-alikes into other letters (ϲ
     into ς). What draws nothing is left out.
     """
-    drawn = "".join(ch for ch in name if not _hidden(ch)).translate(_SMALL_CAPITALS)
+    # Unassigned code points (Cn) are drawn as nothing or a box: a name is not told apart by them.
+    drawn = "".join(ch for ch in name if not _hidden(ch) and unicodedata.category(ch) != "Cn")
+    drawn = drawn.translate(_SMALL_CAPITALS)
     return tuple(
         key
         for text in (drawn, unicodedata.normalize("NFKC", drawn))

@@ -78,6 +78,8 @@ def test_names_in_any_script_are_kept(typed, name):
         ("a\tb", "name_control"),
         ("\ud800", "name_control"),
         ("a\u2028b", "name_control"),
+        ("Ann\U0001d159", "name_invisible"),  # a musical null notehead: drawn blank
+        ("\U00016fe4", "name_invisible"),  # Khitan filler
         ("", "bad_name"),
         ("x" * 21, "bad_name"),
     ],
@@ -109,6 +111,8 @@ def test_names_that_hide_or_turn_text_are_refused(typed, reason):
         ("Mo", "Ϻo", True),  # Greek San
         ("Ian", "ǀan", True),  # a click letter
         ("Sam", "Sarn", True),  # m is drawn like rn
+        ("Fred", "ꜰred", True),  # small capital F
+        ("Ann", "Ann\u0378", True),  # an unassigned code point: nothing or a box
         ("Straße", "STRASSE", True),
         ("👨\u200d👩\u200d👧", "👨👩👧", True),
         # Names that differ to the eye are both seated.
