@@ -308,8 +308,14 @@
     overlay.replaceChildren(card.cloneNode(true));
     overlay.firstChild.removeAttribute("id");
     overlay.hidden = false;
-    const hide = () => { overlay.hidden = true; };
-    overlay.onclick = hide;
+    const hide = () => {
+      overlay.hidden = true;
+      document.removeEventListener("pointerdown", hide, true);
+      document.removeEventListener("keydown", hide, true);
+    };
+    // Any touch or key puts it away and still does what it meant below (the cup, "Believe").
+    document.addEventListener("pointerdown", hide, true);
+    document.addEventListener("keydown", hide, true);
     clearTimeout(revealTimer); // a new reveal gets its whole time
     revealTimer = setTimeout(hide, reducedMotion ? 4500 : 6000);
     const verdict = overlay.querySelector(".verdict");
