@@ -17,6 +17,7 @@ from .presence import WATCHERS_PER_ROOM, Socket
 from .rooms import normalize_code
 from .web import browser_seats
 
+RELEASE_AFTER = 1  # seconds a gone seat's socket stays open for what it is still told
 OUTBOX = 128  # packets waiting for a connection that reads none: it is closed at this many
 
 
@@ -67,7 +68,13 @@ def init_app(app, socketio, rooms, select_locale, languages):
     def release(socket):
         """Its seat is gone (left or removed): no more pushes of the room, not even the public ones."""
         live.forget(socket.sid)
-        socketio.server.disconnect(socket.sid)
+        if socket.kind == "html":
+            socketio.server.leave_room(socket.sid, channel(socket.code, socket.lang))
+        socketio.start_background_task(_let_go, socket.sid)
+
+    def _let_go(sid):
+        socketio.sleep(RELEASE_AFTER)  # first its last words go out: "removed", the leaver's own answer
+        socketio.server.disconnect(sid)
 
     rooms.release = release
 

@@ -1,6 +1,7 @@
 """The Socket.IO protocol through Flask-SocketIO's test clients."""
 
 import json
+import time
 
 
 def views(client):
@@ -122,15 +123,15 @@ def test_a_removed_player_hears_it_and_loses_the_seat(api, sio, table, rooms):
     api.act(code, ann["token"], "remove", player=cem["player"])
     # Told "removed" (tests/test_attacks.py hears it on a real socket), then the server lets go of
     # the socket: it hears nothing more of the room (no ghost watcher).
-    assert not c.is_connected()
+    assert _soon(lambda: not c.is_connected())
     assert all(s.player != cem["player"] for s in rooms.presence.sockets(code))
 
 
 def test_a_player_who_leaves_hears_nothing_more_of_the_room(api, sio, table, rooms):
     code, ann, ben, cem = table
     c = sio(cem["token"])
-    assert c.emit("action", {"action": "leave"}, callback=True)["view"] is None
-    assert not c.is_connected()
+    assert c.emit("action", {"action": "leave"}, callback=True)["view"] is None  # answered first
+    assert _soon(lambda: not c.is_connected())
     assert all(s.player != cem["player"] for s in rooms.presence.sockets(code))
 
 
@@ -204,3 +205,12 @@ def test_a_room_takes_twenty_watchers_and_refuses_the_next_with_a_reason(sio, ta
     assert not sio(auth={"room": code, "watch": True}).is_connected()
     watchers[0].disconnect()
     assert sio(auth={"room": code, "watch": True}).is_connected()  # a place is free again
+
+
+def _soon(check, seconds=10) -> bool:
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
