@@ -398,8 +398,13 @@
       this.place();
     },
 
+    // Dice scale with the cup (a small phone's cup on my move holds three): 26 to 48 px.
+    die() { return Math.max(26, Math.min(48, Math.round(this.size() * 0.27))); },
+
     place() {
-      const half = 24;
+      const die = this.die();
+      this.floor.style.setProperty("--die", die + "px");
+      const half = die / 2;
       this.dice.forEach((d) => {
         d.el.style.transform = `translate(${d.x - half}px, ${d.y - half}px)`;
       });
@@ -441,7 +446,8 @@
     step(dt) {
       const size = this.size();
       const centre = size / 2;
-      const radius = size / 2 - 38; // the coaster must cover a die at the wall
+      const die = this.die();
+      const radius = size / 2 - die * 0.8; // the coaster must cover a die at the wall
       let moving = Math.abs(this.tilt.x) + Math.abs(this.tilt.y) > 0.6;
       for (const d of this.dice) {
         d.vx = (d.vx + this.tilt.x * 60 * dt) * 0.985;
@@ -473,8 +479,8 @@
           const dx = b.x - a.x;
           const dy = b.y - a.y;
           const dist = Math.hypot(dx, dy) || 1;
-          if (dist < 50) {
-            const push = (50 - dist) / 2;
+          if (dist < die + 2) {
+            const push = (die + 2 - dist) / 2;
             a.x -= (dx / dist) * push; a.y -= (dy / dist) * push;
             b.x += (dx / dist) * push; b.y += (dy / dist) * push;
             [a.vx, b.vx] = [b.vx, a.vx];
