@@ -368,7 +368,9 @@ def test_guesses_sent_all_at_once_get_no_more_than_the_budget():
             statuses.append(answer.split(b" ", 2)[1].decode() if answer.startswith(b"HTTP") else "none")
         # Each guess was answered: a miss (404: no such room to join), or told to wait.
         assert set(statuses) <= {"404", "429"}, statuses
-        assert 0 < statuses.count("404") <= budget, statuses.count("404")
+        # (One more may pass where the burst spans the turn of a minute: the sliding window's
+        # count weighs the minute before a little less than fully. Before the fix: all 100.)
+        assert 0 < statuses.count("404") <= budget + 1, statuses.count("404")
     finally:
         for guess in guesses:
             guess.close()

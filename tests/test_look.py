@@ -133,3 +133,71 @@ def _api(base, code, token, **action):
     requests.post(
         f"{base}/api/rooms/{code}/actions", json=action, headers={"Authorization": f"Bearer {token}"}, timeout=10
     ).raise_for_status()
+
+
+TEN = ["Bernd", "Clara", "Dieter", "Emil", "Frida", "Gustav", "Hanna", "Ida", "Jonas"]
+
+
+@pytest.mark.parametrize("size", ["small", "landscape"])
+@pytest.mark.parametrize("rules", ["maexchen", "luegen"])
+def test_with_ten_players_the_round_and_my_choice_stay_in_sight(browser, look_server, size, rules):
+    """A full table: my move and my decision with the round above them, without scrolling."""
+    width, height = SIZES[size]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=True, is_mobile=True, reduced_motion="reduce"
+    )
+    page = context.new_page()
+    base = look_server.url
+    page.goto(base + "/")
+    page.fill("form[action='/rooms'] input[name=name]", "Anke")
+    page.select_option("form[action='/rooms'] select[name=rules]", rules)
+    page.click("form[action='/rooms'] button[type=submit]")
+    page.wait_for_selector(".big-code")
+    code = page.inner_text(".big-code").strip()
+    tokens = [join_room(base, code, name)["token"] for name in TEN]
+    page.wait_for_function("() => document.querySelectorAll('.lobby-list .player').length === 10")
+    page.click("button[data-action=start]")
+    page.wait_for_selector("#cup.my-turn")
+    if rules == "luegen":
+        for token in tokens:
+            _api(base, code, token, action="shake")
+    page.focus("#cup")
+    for i in range(8):
+        page.keyboard.press("ArrowLeft" if i % 2 else "ArrowRight")
+        page.wait_for_timeout(40)
+    picker = "form.bid" if rules == "luegen" else "form.announce"
+    page.wait_for_selector(picker)
+    tag = f"ten-{rules}-{size}"
+    assert look.in_view(page, "#table > :not([hidden]):not(.sr-only)"), f"{tag}: the round is off screen"
+    assert look.in_view(page, f"{picker} button[type=submit]"), f"{tag}: the picker's button is off screen"
+    _check(page, f"{tag}-move")
+    # My claim, then the nine others in turn (each believes and claims the least it may) back to me.
+    if rules == "luegen":
+        page.locator("form.bid label.face:has(input:enabled)").first.click()
+    else:
+        page.click("form.announce label.value:has(input[value='31'])")
+    page.click(f"{picker} button[type=submit]")
+    page.wait_for_selector(picker, state="detached")
+    for token in tokens:
+        for _ in range(3):
+            view = requests.get(
+                f"{base}/api/rooms/{code}", headers={"Authorization": f"Bearer {token}"}, timeout=10
+            ).json()
+            if "believe" in view["allowed"]:
+                _api(base, code, token, action="believe")
+            elif "shake" in view["allowed"]:
+                _api(base, code, token, action="shake")
+            elif "announce" in view["allowed"]:
+                _api(base, code, token, action="announce", value=view["choices"][0])
+                break
+            elif "bid" in view["allowed"]:
+                _api(base, code, token, action="bid", **view["choices"][0])
+                break
+    # My turn again: what stands (the card or the bid) and what I may do, all on screen.
+    answer = "button[data-action=doubt]" if rules == "luegen" else "button[data-action=check]"
+    page.wait_for_selector(answer)
+    card = ".bid-card" if rules == "luegen" else ".announce-row"
+    assert look.in_view(page, card), f"{tag}: the standing claim is off screen"
+    assert look.in_view(page, answer), f"{tag}: the answer is off screen"
+    _check(page, f"{tag}-decide")
+    context.close()
