@@ -197,6 +197,7 @@ def test_with_ten_players_the_round_and_my_choice_stay_in_sight(browser, look_se
     answer = "button[data-action=doubt]" if rules == "luegen" else "button[data-action=check]"
     page.wait_for_selector(answer)
     card = ".bid-card" if rules == "luegen" else ".announce-row"
+    page.screenshot(path=str(ARTIFACTS / f"look-{tag}-decide.png"))
     assert look.in_view(page, card), f"{tag}: the standing claim is off screen"
     assert look.in_view(page, answer), f"{tag}: the answer is off screen"
     _check(page, f"{tag}-decide")
