@@ -38,6 +38,7 @@ BODY_TIMEOUT = 10  # seconds for a request's body, from the end of its headers (
 WAITING_PER_ADDRESS = 128  # waiting connections per client address; a new one closes the oldest
 CONNECTIONS_PER_ADDRESS = 4096  # open connections per client address, whatever they do
 GRACE = 2  # seconds a connection may wait before a newer one from its address may close it
+YIELD_EVERY = 8  # requests in a row on one connection before the others get a turn
 CONNECTION_BUFFER = 2048  # bytes each connection reads and writes through (eventlet: 8 and 16 KiB)
 
 
@@ -111,6 +112,7 @@ def eventlet_protocol():
     class Protocol(eventlet.wsgi.HttpProtocol):
         rbufsize = wbufsize = CONNECTION_BUFFER
 
+        requests = 0  # requests this connection sent
         served = False  # a request of this connection got through its head: it is a client, not a slowloris
 
         def handle(self):
@@ -136,8 +138,11 @@ def eventlet_protocol():
         def handle_one_request(self):
             address = self._address
             # Requests sent back to back on one connection (pipelined) are read from its buffer
-            # without ever waiting: without a turn for the others here, they would wait for all.
-            eventlet.sleep(0)
+            # without ever waiting: without a turn for the others now and then, they would wait
+            # for all of them. Not before each request: under load every yield is a wait.
+            self.requests += 1
+            if self.requests % YIELD_EVERY == 0:
+                eventlet.sleep(0)
             self._head_timer = eventlet.Timeout(head_timeout, TooSlow)
             if not self.served:
                 self._wait_in_line(waiting[address])

@@ -99,7 +99,6 @@ def init_app(app, socketio, rooms, select_locale, languages):
                 sock.close(wait=False, abort=True)
                 raise engineio.exceptions.SocketIsClosedError
             receive(pkt)
-            socketio.sleep(0)  # one connection's packets, however fast they come, never hold the others up
 
         def bounded(pkt):
             if sock.queue.qsize() >= OUTBOX:

@@ -158,10 +158,9 @@ def page_parts(room, player: str | None, connected: dict, seq: int, lang: str | 
 
 def _area_keys(public: dict) -> dict[str, str]:
     """What each public area shows, as a key: an area is rendered again only when its key moves."""
-    # Whose turn it is shows in the table area (the page marks that seat itself); the players
-    # area says only when the game waits for someone offline, so it needs the turn's player.
-    turn = public.get("turn") or {}
-    players = [public["players"], public["phase"], public["host"], "shared" in public, turn.get("player")]
+    # Whose turn it is shows in the table area (the page marks that seat itself, and with it
+    # whether the game waits for someone offline).
+    players = [public["players"], public["phase"], public["host"], "shared" in public]
     table = {key: value for key, value in public.items() if key not in ("version", "you", "players")}
     table["names"] = [(p["id"], p["name"]) for p in public["players"]]
     return {"players": json.dumps(players), "table": json.dumps(table)}
