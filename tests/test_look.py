@@ -59,7 +59,7 @@ def test_every_first_screen_and_each_rule_sets_turn_looks_right(browser, look_se
     _check(page, f"{tag}-home")
     page.goto(base + "/r/ZZZZZ")
     _check(page, f"{tag}-missing")
-    for rules, players in (("maexchen", 2), ("poschen", 2), ("luegen", 3)):
+    for turn, (rules, players) in enumerate((("maexchen", 2), ("poschen", 2), ("luegen", 3))):
         page.goto(base + "/")
         page.fill("form[action='/rooms'] input[name=name]", "Anke")
         page.select_option("form[action='/rooms'] select[name=rules]", rules)
@@ -91,6 +91,10 @@ def test_every_first_screen_and_each_rule_sets_turn_looks_right(browser, look_se
         assert look.in_view(page, "#table > :not([hidden]):not(.sr-only)"), f"{tag}-{rules}: the round is off screen"
         assert look.in_view(page, f"{picker} button[type=submit]"), f"{tag}-{rules}: the picker's button is off screen"
         _check(page, f"{tag}-{rules}-move")
+        # The reveal and the end, for one rule set per size and language (each size sees all three
+        # in its three languages): the whole matrix twice over would cost the suite a minute.
+        if (list(SIZES).index(size) + list(LANGUAGES).index(lang) + turn) % 3:
+            continue
         # The reveal: my claim is checked by the next player.
         if rules == "luegen":
             page.locator("form.bid label.face:has(input:enabled)").first.click()
