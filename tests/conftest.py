@@ -213,3 +213,13 @@ def server():
     started = Server().wait_ready()
     yield started
     started.stop()
+
+
+def wait_until(check, seconds) -> bool:
+    """Whether `check()` came true within `seconds` (polled; for what a test waits on)."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True

@@ -13,7 +13,7 @@ import socketio
 from maxchen import connections, presence
 from maxchen.client import Player, create_room, join_room, simple_move
 
-from .conftest import Server
+from .conftest import Server, wait_until
 from .test_server import RecordingPlayer
 
 ATTACKER = "127.0.0.2"  # loopback too, but not the address the players use
@@ -53,15 +53,6 @@ def _closed_by_server(attack: socket.socket) -> bool:
         return True
 
 
-def _wait_until(check, seconds):
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
-
-
 def test_a_slowloris_cannot_stall_the_server(server, many_files):
     ann = create_room(server.url, "Ann")
     ben = join_room(server.url, ann["code"], "Ben")
@@ -83,9 +74,9 @@ def test_a_slowloris_cannot_stall_the_server(server, many_files):
 
         still_open = lambda wave: sum(not _closed_by_server(s) for s in wave)  # noqa: E731
         # Eviction, not the timeout: at most the per-address cap of the old wave survives.
-        assert _wait_until(lambda: still_open(first) <= connections.WAITING_PER_ADDRESS, connections.HEAD_TIMEOUT - 4)
+        assert wait_until(lambda: still_open(first) <= connections.WAITING_PER_ADDRESS, connections.HEAD_TIMEOUT - 4)
         # Whatever is left hangs no longer than the head timeout.
-        assert _wait_until(lambda: still_open(first + second) == 0, connections.HEAD_TIMEOUT + 5)
+        assert wait_until(lambda: still_open(first + second) == 0, connections.HEAD_TIMEOUT + 5)
     finally:
         for attack in first + locals().get("second", []):
             with contextlib.suppress(OSError):
@@ -105,8 +96,8 @@ def test_many_sockets_on_one_seat_keep_the_newest_and_push_once(server):
             other.connect()
         try:
             newest = others[-presence.SOCKETS_PER_SEAT :]
-            assert _wait_until(lambda: not first.sio.connected, 10)
-            assert _wait_until(lambda: sum(o.sio.connected for o in others) == presence.SOCKETS_PER_SEAT, 10)
+            assert wait_until(lambda: not first.sio.connected, 10)
+            assert wait_until(lambda: sum(o.sio.connected for o in others) == presence.SOCKETS_PER_SEAT, 10)
             assert all(o.sio.connected for o in newest)
             assert len(replaced) == len(others) - presence.SOCKETS_PER_SEAT
             # Ann was connected all along: Ben's screen had nothing new to show.
@@ -145,7 +136,7 @@ def test_a_body_sent_a_byte_at_a_time_is_cut(server, many_files):
                     attack.send(b" ")
             return sum(not _closed_by_server(s) for s in slow)
 
-        assert _wait_until(lambda: trickle_and_count() == 0, connections.BODY_TIMEOUT + 5)
+        assert wait_until(lambda: trickle_and_count() == 0, connections.BODY_TIMEOUT + 5)
         assert "Traceback" not in server.output()
     finally:
         for attack in slow:
@@ -179,7 +170,7 @@ def test_idle_keep_alive_connections_are_clients_not_a_slowloris(many_files):
         waiting = _half_open(server.port, 20)
         time.sleep(0.5)  # older than the grace: the next wave may cut them
         waiting += _half_open(server.port, 40)
-        assert _wait_until(lambda: sum(_closed_by_server(s) for s in waiting) >= 20, 5)  # the cap cut half-open ones
+        assert wait_until(lambda: sum(_closed_by_server(s) for s in waiting) >= 20, 5)  # the cap cut half-open ones
         assert not any(_closed_by_server(c) for c in served)  # and no client
     finally:
         for attack in served + waiting:
@@ -201,7 +192,7 @@ def _all_answered(clients, seconds) -> bool:
         answered.update(c for c in clients if c not in answered and _answered(c))
         return len(answered) == len(clients)
 
-    return _wait_until(check, seconds)
+    return wait_until(check, seconds)
 
 
 @pytest.mark.parametrize("tiny", ['42["nobody",1]', "3", "5"])  # an event nobody handles, a pong, an upgrade
@@ -216,7 +207,7 @@ def test_a_flood_of_packets_on_one_connection_closes_it_and_the_server_answers_o
     with contextlib.suppress(OSError, websocket.WebSocketException):
         for _ in range(5_000):
             flood.send(tiny)
-    assert _wait_until(lambda: "too many packets" in server.output(), 20)
+    assert wait_until(lambda: "too many packets" in server.output(), 20)
     # The server closed it: reading ends (a close frame or a reset), it never answers again.
     flood.settimeout(10)
     with contextlib.suppress(OSError, websocket.WebSocketException):
@@ -248,7 +239,7 @@ def test_many_connections_of_one_address_share_one_packet_budget():
             for _ in range(40):  # 12 x 40 = 480 packets at once: each socket under its 80, the address over 200
                 for ws in sockets:
                     ws.send('42["nobody",1]')
-        assert _wait_until(lambda: "too many packets" in server.output(), 20)
+        assert wait_until(lambda: "too many packets" in server.output(), 20)
         for ws in sockets:
             ws.close()
     finally:
@@ -272,7 +263,7 @@ def test_one_address_holds_only_so_many_connections_however_busy_it_keeps_them(m
         held = [connect() for _ in range(40)]
         assert _all_answered(held, 10)
         extra = connect()
-        assert _wait_until(lambda: _closed_by_server(extra), 5)  # closed unread: no answer came
+        assert wait_until(lambda: _closed_by_server(extra), 5)  # closed unread: no answer came
         assert "refused connections from 127.0.0.2" in server.output()
         assert not any(_closed_by_server(c) for c in held)  # the ones it holds stay
         assert requests.get(server.url + "/", timeout=2).status_code == 200  # another address is served
@@ -310,7 +301,7 @@ def test_requests_pipelined_on_one_connection_do_not_hold_up_anyone_else(server)
     try:
         ask = f"GET /api/openapi.yaml HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode()
         threading.Thread(target=pipe.sendall, args=(ask * count,), daemon=True).start()
-        assert _wait_until(lambda: answered[0] > 0, 30)  # the server is working through them
+        assert wait_until(lambda: answered[0] > 0, 30)  # the server is working through them
         assert requests.get(server.url + "/", timeout=60).status_code == 200  # someone opens the home page
         assert answered[0] < count  # answered in between, not after all of them
         reader.join(60)
@@ -335,7 +326,7 @@ def test_a_removed_or_leaving_seat_hears_nothing_more_of_the_room(server):
         host.act("remove", player=seats[0]["player"])
         clients["Cem"].emit("action", {"action": "leave"})
         # The server closes both: no socket of a gone seat stays subscribed to the room.
-        assert _wait_until(lambda: not clients["Ben"].connected and not clients["Cem"].connected, 10)
+        assert wait_until(lambda: not clients["Ben"].connected and not clients["Cem"].connected, 10)
     assert "removed" in heard["Ben"]  # told why first
 
 

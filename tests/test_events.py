@@ -1,7 +1,8 @@
 """The Socket.IO protocol through Flask-SocketIO's test clients."""
 
 import json
-import time
+
+from .conftest import wait_until
 
 
 def views(client):
@@ -123,7 +124,7 @@ def test_a_removed_player_hears_it_and_loses_the_seat(api, sio, table, rooms):
     api.act(code, ann["token"], "remove", player=cem["player"])
     # Told "removed" (tests/test_attacks.py hears it on a real socket), then the server lets go of
     # the socket: it hears nothing more of the room (no ghost watcher).
-    assert _soon(lambda: not c.is_connected())
+    assert wait_until(lambda: not c.is_connected(), 10)
     assert all(s.player != cem["player"] for s in rooms.presence.sockets(code))
 
 
@@ -131,7 +132,7 @@ def test_a_player_who_leaves_hears_nothing_more_of_the_room(api, sio, table, roo
     code, ann, ben, cem = table
     c = sio(cem["token"])
     assert c.emit("action", {"action": "leave"}, callback=True)["view"] is None  # answered first
-    assert _soon(lambda: not c.is_connected())
+    assert wait_until(lambda: not c.is_connected(), 10)
     assert all(s.player != cem["player"] for s in rooms.presence.sockets(code))
 
 
@@ -205,12 +206,3 @@ def test_a_room_takes_twenty_watchers_and_refuses_the_next_with_a_reason(sio, ta
     assert not sio(auth={"room": code, "watch": True}).is_connected()
     watchers[0].disconnect()
     assert sio(auth={"room": code, "watch": True}).is_connected()  # a place is free again
-
-
-def _soon(check, seconds=10) -> bool:
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True

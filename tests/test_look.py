@@ -60,12 +60,7 @@ def test_every_first_screen_and_each_rule_sets_turn_looks_right(browser, look_se
     page.goto(base + "/r/ZZZZZ")
     _check(page, f"{tag}-missing")
     for turn, (rules, players) in enumerate((("maexchen", 2), ("poschen", 2), ("luegen", 3))):
-        page.goto(base + "/")
-        page.fill("form[action='/rooms'] input[name=name]", "Anke")
-        page.select_option("form[action='/rooms'] select[name=rules]", rules)
-        page.click("form[action='/rooms'] button[type=submit]")
-        page.wait_for_selector(".big-code")
-        code = page.inner_text(".big-code").strip()
+        code = _create_room(page, base, rules)
         if rules == "maexchen":
             stranger = context.browser.new_page(viewport={"width": width, "height": height}, locale=LANGUAGES[lang])
             stranger.goto(f"{base}/r/{code}")
@@ -133,6 +128,16 @@ def test_every_first_screen_and_each_rule_sets_turn_looks_right(browser, look_se
     context.close()
 
 
+def _create_room(page, base, rules) -> str:
+    """Anke creates a room of `rules` on the home page; its code."""
+    page.goto(base + "/")
+    page.fill("form[action='/rooms'] input[name=name]", "Anke")
+    page.select_option("form[action='/rooms'] select[name=rules]", rules)
+    page.click("form[action='/rooms'] button[type=submit]")
+    page.wait_for_selector(".big-code")
+    return page.inner_text(".big-code").strip()
+
+
 def _api(base, code, token, **action):
     requests.post(
         f"{base}/api/rooms/{code}/actions", json=action, headers={"Authorization": f"Bearer {token}"}, timeout=10
@@ -152,12 +157,7 @@ def test_with_ten_players_the_round_and_my_choice_stay_in_sight(browser, look_se
     )
     page = context.new_page()
     base = look_server.url
-    page.goto(base + "/")
-    page.fill("form[action='/rooms'] input[name=name]", "Anke")
-    page.select_option("form[action='/rooms'] select[name=rules]", rules)
-    page.click("form[action='/rooms'] button[type=submit]")
-    page.wait_for_selector(".big-code")
-    code = page.inner_text(".big-code").strip()
+    code = _create_room(page, base, rules)
     tokens = [join_room(base, code, name)["token"] for name in TEN]
     page.wait_for_function("() => document.querySelectorAll('.lobby-list .player').length === 10")
     page.click("button[data-action=start]")
