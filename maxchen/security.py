@@ -64,7 +64,7 @@ class Guard:
         def respond(status, headers, exc_info=None):
             present = {name.lower() for name, _ in headers}
             headers = [*headers, *((k, v) for k, v in extra.items() if k.lower() not in present)]
-            return start_response(status, headers, exc_info) if exc_info else start_response(status, headers)
+            return start_response(status, headers, exc_info)
 
         host = environ.get("HTTP_HOST")  # HTTP/1.0 without one reached our own address
         if self.hosts and host is not None and not host_is_trusted(host.lower(), self.hosts):  # names ignore case
