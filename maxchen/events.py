@@ -5,6 +5,8 @@ gets rendered parts; a bot (auth {"token"}) gets its JSON view; a watcher
 (auth {"room", "watch": true}, no seat) gets the public parts only.
 """
 
+import contextlib
+
 import engineio.exceptions
 from flask import request
 from flask_socketio import ConnectionRefusedError, join_room  # noqa: A004 - sends its data to the client
@@ -129,13 +131,9 @@ def init_app(app, socketio, rooms, select_locale, languages):
         try:
             seat = _bot_seat(auth)
             # A guesser behind the same router must not cut a seated player off.
-            if seat is None and not _page_holds_seat(auth):
-                throttle.before_connect(address)
-            try:
+            guess = seat is None and not _page_holds_seat(auth)
+            with throttle.attempt(address) if guess else contextlib.nullcontext():  # guessing codes or tokens
                 socket = _socket(auth, seat)
-            except IllegalMove:
-                throttle.failed_connect(address)  # guessing codes or tokens
-                raise
             if socket.kind == "html":
                 join_room(channel(socket.code, socket.lang))
             rooms.connect(socket)

@@ -8,7 +8,9 @@ environment variables of the same names):
 - MAXCHEN_LIMIT_FAILURES, per address: answers that find no room or no seat
   (401, 403, 404) and refused socket connections: what guessing codes and
   tokens produces. Over it, the address waits for everything but the open
-  pages and the rooms it holds a seat in (cookie or token).
+  pages and the rooms it holds a seat in (cookie or token). A request under
+  way counts as a failure until it ends otherwise: a hundred guesses sent at
+  once (each waiting on its body) must not all pass before the first miss.
 - MAXCHEN_LIMIT_ROOMS, per address: new rooms (the load benchmark's 2,000
   players open 334 in a few seconds).
 - MAXCHEN_LIMIT_EVENTS, per seat: actions and signals over its sockets (a person makes one or two a
@@ -29,7 +31,7 @@ import os
 import threading
 import time
 
-from flask import current_app, request
+from flask import current_app, g, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
@@ -114,13 +116,7 @@ class Throttle:
             app.config.setdefault(key, os.environ.get(key, value))
         self.config = app.config
         self.limiter = Limiter(
-            get_remote_address,
-            app=app,
-            application_limits=[lambda: current_app.config["MAXCHEN_LIMIT_FAILURES"]],
-            application_limits_deduct_when=lambda response: response.status_code in FAILED,
-            application_limits_exempt_when=_exempt,
-            strategy="sliding-window-counter",
-            storage_uri="maxchen-memory://",
+            get_remote_address, app=app, strategy="sliding-window-counter", storage_uri="maxchen-memory://"
         )
         rooms = self.limiter.shared_limit(lambda: current_app.config["MAXCHEN_LIMIT_ROOMS"], scope="rooms")
         for endpoint in ROOM_MAKERS:
@@ -130,6 +126,25 @@ class Throttle:
         self.windows = SlidingWindowCounterRateLimiter(SweptMemoryStorage())
         self.packets = PacketBudget(self.config["MAXCHEN_LIMIT_PACKETS"])
         self.address_packets = PacketBudget(self.config["MAXCHEN_LIMIT_ADDRESS_PACKETS"])
+        self._pending: dict[str, int] = {}  # per address: its attempts under way, each a failure until it ends
+        app.before_request(self._before_request)
+        app.after_request(self._after_request)
+        app.teardown_request(self._teardown_request)
+
+    def _before_request(self) -> None:
+        if not _exempt():
+            self.begin(get_remote_address())
+            g.maxchen_attempt = get_remote_address()
+
+    @staticmethod
+    def _after_request(response):
+        if response.status_code in FAILED:
+            g.maxchen_failed = True
+        return response
+
+    def _teardown_request(self, _error) -> None:
+        if (address := g.pop("maxchen_attempt", None)) is not None:
+            self.end(address, failed=g.pop("maxchen_failed", False))
 
     def sweep_forever(self, sleep) -> None:
         """The server's sweep of expired windows, once a second (never inside a request)."""
@@ -150,26 +165,49 @@ class Throttle:
         limit = self.limiter.current_limit
         return max(1, math.ceil(limit.reset_at - time.time())) if limit else 60
 
-    def _check(self, key: str, who: str, hit: bool):
-        """Hit (or only look at) `who`'s windows of limit `key`; IllegalMove `rate_limited` when full."""
+    def _check(self, key: str, who: str, hit: bool = True, cost: int = 1):
+        """Hit (or only test, at `cost`) `who`'s windows of limit `key`; IllegalMove `rate_limited` when full."""
         for item in _parsed(self.config[key]):
-            allowed = self.windows.hit(item, key, who) if hit else self.windows.test(item, key, who)
+            allowed = self.windows.hit(item, key, who) if hit else self.windows.test(item, key, who, cost=cost)
             if not allowed:
                 reset = self.windows.get_window_stats(item, key, who).reset_time
                 raise IllegalMove("rate_limited", seconds=max(1, math.ceil(reset - time.time())))
 
+    @contextlib.contextmanager
+    def attempt(self, address: str):
+        """`begin` and `end` around a block; an IllegalMove out of it is a failure."""
+        self.begin(address)
+        failed = False
+        try:
+            yield
+        except IllegalMove:
+            failed = True
+            raise
+        finally:
+            self.end(address, failed)
+
     def event(self, code: str, player: str):
         """One Socket.IO action or signal of a seat (all its sockets: a new one starts no new budget)."""
-        self._check("MAXCHEN_LIMIT_EVENTS", f"{code}/{player}", hit=True)
+        self._check("MAXCHEN_LIMIT_EVENTS", f"{code}/{player}")
 
-    def before_connect(self, address: str):
-        """A socket may try to connect unless its address failed too often."""
-        self._check("MAXCHEN_LIMIT_FAILURES", address, hit=False)
+    def begin(self, address: str) -> None:
+        """An attempt that may fail (a guess) begins: IllegalMove `rate_limited` when the address may not try.
 
-    def failed_connect(self, address: str):
-        """A refused socket connection counts as a failure of its address."""
-        with contextlib.suppress(IllegalMove):  # refused already; the next try is refused up front
-            self._check("MAXCHEN_LIMIT_FAILURES", address, hit=True)
+        Until its `end` it counts as a failure: between the test and the
+        count the server may serve others (it waits on a request's body),
+        and they see it.
+        """
+        pending = self._pending.get(address, 0)
+        self._check("MAXCHEN_LIMIT_FAILURES", address, hit=False, cost=pending + 1)
+        self._pending[address] = pending + 1
+
+    def end(self, address: str, failed: bool) -> None:
+        """The attempt ended; a failure (no such room or seat) is counted."""
+        if pending := self._pending.pop(address, 1) - 1:
+            self._pending[address] = pending
+        if failed:
+            with contextlib.suppress(IllegalMove):  # refused already; the next try is refused up front
+                self._check("MAXCHEN_LIMIT_FAILURES", address)
 
 
 class PacketBudget:

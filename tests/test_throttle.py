@@ -3,6 +3,7 @@
 import pytest
 
 from app import create_app, socketio
+from maxchen.errors import IllegalMove
 from maxchen.rooms import Rooms
 
 from .conftest import Api
@@ -27,6 +28,23 @@ def test_guessing_codes_and_tokens_is_stopped_with_a_retry_time():
     assert api.view(seat["code"], "guess").status_code == 429
     assert api.client.post("/api/rooms/ZZZZZ/players", json={"name": "Eve"}).status_code == 429
     assert api.view(seat["code"], seat["token"]).status_code == 200
+
+
+def test_guesses_under_way_count_as_failures_until_they_end():
+    """The server may serve others while a guess waits on its body: they must see it counted."""
+    throttle = _app(MAXCHEN_LIMIT_FAILURES="3 per minute").extensions["maxchen.throttle"]
+    for _ in range(3):
+        throttle.begin("192.0.2.7")
+    with pytest.raises(IllegalMove, match="rate_limited"):
+        throttle.begin("192.0.2.7")
+    throttle.begin("192.0.2.8")  # another address is not held up
+    throttle.end("192.0.2.7", failed=False)  # one found its room: its place is free again
+    throttle.begin("192.0.2.7")
+    for _ in range(3):
+        throttle.end("192.0.2.7", failed=True)
+    throttle.end("192.0.2.7", failed=False)
+    with pytest.raises(IllegalMove, match="rate_limited"):  # three misses counted: the budget is spent
+        throttle.begin("192.0.2.7")
 
 
 def test_what_succeeds_is_not_counted_as_failure():
