@@ -126,8 +126,8 @@ class Rooms:
         self._store_new(room)
         return {"code": room.code, "player": seat.id, "token": token}
 
-    def create_shared(self, names, rules="poschen") -> dict:
-        """A one-phone table: every name seated, the game started, the cover up."""
+    def create_shared(self, names, rules="poschen", options=None) -> dict:
+        """A one-phone table: every name seated, the game started (with `options`), the cover up."""
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             raise IllegalMove("names_list")
         rules = ruleset_name(rules or "poschen")
@@ -136,7 +136,8 @@ class Rooms:
             raise IllegalMove("needs_phones", game=ruleset.TITLE)
         if not ruleset.MIN_PLAYERS <= len(names) <= MAX_SEATS:
             raise IllegalMove("names_count", low=ruleset.MIN_PLAYERS, high=MAX_SEATS)
-        room = Room(None, rules, ruleset.default_options(), [], None, touched=self.clock())
+        options = {**ruleset.default_options(), **ruleset.check_options(options or {})}
+        room = Room(None, rules, options, [], None, touched=self.clock())
         device, token = room.add(names[0])
         for name in names[1:]:
             seat, _ = room.add(name)

@@ -23,7 +23,7 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import get_locale
+from flask_babel import get_locale, gettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import HTTPException
 
@@ -188,11 +188,19 @@ def _home(error: IllegalMove | None = None, **form):
         "name": session.get("name", ""),
         "rulesets": list(RULESETS),
         "shared_rulesets": SHARED_PHONE,
+        "shared_options": {rules: _option_fields(rules) for rules in SHARED_PHONE},
         "default": DEFAULT,
         **form,
     }
     page = render_template("index.html", error=error and _message(error), **context)
     return (page, error.status) if error else page
+
+
+def _option_fields(rules: str) -> tuple[dict, dict, dict]:
+    """A rule set's options for a form: their specs, labels and defaults."""
+    game = RULESETS[rules]
+    labels = {key: gettext(label) for key, label in REGISTRY[rules].labels.items()}
+    return {name: option.describe() for name, option in game.OPTIONS.items()}, labels, game.default_options()
 
 
 def _my_rooms() -> list[dict]:
@@ -227,7 +235,8 @@ def create_table():
     text = request.form.get("names", "")
     names = [line.strip() for line in text.splitlines() if line.strip()]
     try:
-        seat = _rooms().create_shared(names, request.form.get("rules") or "poschen")
+        rules = request.form.get("rules") or "poschen"
+        seat = _rooms().create_shared(names, rules, _form_options(rules))
     except IllegalMove as error:
         return _home(error, names=text)
     _remember(seat["code"], seat["token"], session.get("name", ""))
@@ -375,15 +384,22 @@ def _form_action() -> dict:
     if "player" in form:
         payload["player"] = form["player"]
     if "rules" in form:
-        payload["options"] = {"rules": form["rules"]}
-        # Options come as option.NAME, whole numbers as numbers; after a switch of
-        # rule set, fields of the old one's options are left out.
-        game = RULESETS.get(form["rules"])
-        for key, value in form.items():
-            name = key.removeprefix("option.")
-            if key.startswith("option.") and game and name in game.OPTIONS:
-                payload["options"][name] = int(value) if WHOLE.fullmatch(value) else value
+        payload["options"] = {"rules": form["rules"], **_form_options(form["rules"])}
     return payload
+
+
+def _form_options(rules: str) -> dict:
+    """The form's options (option.NAME) of rule set `rules`, whole numbers as numbers.
+
+    Fields of another rule set's options (after a switch) are left out.
+    """
+    game = RULESETS.get(rules)
+    options = {}
+    for key, value in request.form.items():
+        name = key.removeprefix("option.")
+        if key.startswith("option.") and game and name in game.OPTIONS:
+            options[name] = int(value) if WHOLE.fullmatch(value) else value
+    return options
 
 
 def _message(error: IllegalMove) -> str:

@@ -204,6 +204,22 @@
     button.textContent = button.dataset.label + ": " + radio.closest("label").dataset.name;
   });
 
+  // A pick left out: the button says so and the picker nudges (not the browser's bubble, in its own language).
+  document.body.addEventListener("invalid", (event) => {
+    const button = event.target.form && event.target.form.querySelector("button[data-pick]");
+    if (!button) return;
+    event.preventDefault();
+    button.textContent = button.dataset.pick;
+    const picker = event.target.closest(".ladder");
+    picker.classList.remove("nudge");
+    void picker.offsetWidth; // restart the animation
+    picker.classList.add("nudge");
+  }, true);
+  document.body.addEventListener("change", (event) => {
+    const button = event.target.form && event.target.form.querySelector("button[data-pick]");
+    if (button && button.textContent === button.dataset.pick) button.textContent = button.dataset.label;
+  });
+
   // The bid picker offers only legal raises: faces that do not beat the bid at this count go grey.
   function legalFaces() {
     const form = document.querySelector("form.bid");

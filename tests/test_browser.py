@@ -293,6 +293,10 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
     assert_hidden_from_others(ann, phones, since)
     # The truth, unless it is Mäxchen: then an understatement, so Ben may believe.
     first = 65 if sorted(dice) == [1, 2] else max(dice) * 10 + min(dice)
+    # Announcing without a value: the button says what is missing; nothing is sent.
+    ann.page.click("form.announce button[type=submit]")
+    assert ann.page.inner_text("form.announce button[type=submit]") == "Pick a value first"
+    assert ann.page.locator("form.announce .ladder.nudge").count() == 1
     announce(ann, first)
     ann.shot("turn-announced")
 
@@ -416,7 +420,15 @@ def test_one_phone_passed_around_the_table_to_a_winner(browser, server):
     page = phone.page
     page.goto(server.url + "/")
     page.fill("form[action='/table'] textarea[name=names]", "Anna\nBoris\nCarla")
+    # Lives belong to Poschen: the field shows while Poschen is chosen. Three lives make a short game.
+    lives = page.locator("form[action='/table'] select[name='option.lives']")
+    page.select_option("form[action='/table'] select[name=rules]", "maexchen")
+    assert not lives.is_visible()
+    page.select_option("form[action='/table'] select[name=rules]", "poschen")
+    lives.select_option("3")
     page.click("form[action='/table'] button[type=submit]")
+    page.wait_for_selector(".cover")
+    assert page.locator(".heart.full").count() == 9
     names = ["Anna", "Boris", "Carla"]
     last_holder = None
     shakes = [shake_by_drag, shake_by_keys, shake_by_motion]

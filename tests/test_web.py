@@ -284,6 +284,24 @@ def test_one_phone_form_starts_a_covered_table(client):
     assert html.count('class="heart full"') == 15  # three players, five lives each
 
 
+def test_one_phone_form_sets_the_lives(client):
+    html = client.get("/").get_data(as_text=True)
+    one_phone = html[html.index('action="/table"') :]
+    assert 'data-rules="poschen">Lives' in one_phone and '<option value="5" selected>' in one_phone
+    response = client.post("/table", data={"names": "Anna\nBoris", "rules": "poschen", "option.lives": "3"})
+    html = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert html.count('class="heart full"') == 6  # two players, three lives each
+
+
+@pytest.mark.parametrize("lives", ["99", "x", "²"])
+def test_one_phone_form_refuses_bad_lives_and_makes_no_table(app, lives):
+    client = app.test_client()
+    response = client.post("/table", data={"names": "Anna\nBoris", "rules": "poschen", "option.lives": lives})
+    assert response.status_code == 400 and 'role="alert"' in response.get_data(as_text=True)
+    assert "Anna\nBoris" in response.get_data(as_text=True)  # what was typed stays
+    assert app.extensions["maxchen.rooms"].store.untouched_since(float("inf")) == []
+
+
 @pytest.mark.parametrize("names", ["Solo", "", "\n".join(f"P{i}" for i in range(11))])
 def test_one_phone_form_wants_two_to_ten_names(client, names):
     response = client.post("/table", data={"names": names})
