@@ -7,6 +7,7 @@ sum), so no statistics library is needed.
 
 import math
 from fractions import Fraction
+from functools import cache
 
 from . import rules
 
@@ -26,11 +27,13 @@ def theory(kind: str) -> dict[int, Fraction]:
     return {face: Fraction(1, 6) for face in FACES}
 
 
+@cache
 def at_least(value: int) -> Fraction:
     """The chance that a fresh roll is `value` or higher on the ladder."""
     return sum((value_chance(v) for v in rules.VALUES if rules.rank(v) >= rules.rank(value)), Fraction(0))
 
 
+@cache
 def beats(value: int) -> Fraction:
     """The chance that a fresh roll beats `value` (what the next player needs without a bluff)."""
     return sum((value_chance(v) for v in rules.VALUES if rules.rank(v) > rules.rank(value)), Fraction(0))

@@ -1,0 +1,84 @@
+"""The batch simulator: it agrees with the real engine, follows theory, and ranks the strategies."""
+
+import csv
+import io
+import random
+import statistics
+import subprocess
+import sys
+
+import pytest
+
+from maxchen import rules, simulate, stats
+
+
+def test_the_statistician_beats_honest_players():
+    result = simulate.simulate(["statistician", "honest", "honest"], 5000, seed=11)
+    rates = {row["strategy"]: row for row in result.win_rates()}
+    # Far from a coin flip: its interval's low end is above a fair share plus a margin.
+    assert rates["statistician"]["low"] > 1 / 3 + 0.2
+    assert rates["honest"]["high"] < 1 / 3
+    assert sum(result.wins) == 5000
+
+
+@pytest.mark.parametrize(
+    "mix", [["statistician", "honest", "bluffer"], ["honest", "honest", "bluffer"], ["statistician"] * 3], ids="-".join
+)
+def test_the_batch_engine_agrees_with_the_real_engine(mix):
+    """The same bots in both engines: win rates, rounds, points, checks and lies caught within statistical error."""
+    games, rng = 500, random.Random(21)
+    wins, per_game = [0] * 3, {"rounds": [], "points": [], "checks": [], "caught": []}
+    for g in range(games):  # seats rotate as in the batch engine
+        seats = mix[g % 3 :] + mix[: g % 3]
+        result = simulate.play_engine(seats, rng)
+        wins[(result["seat"] + g % 3) % 3] += 1
+        for key, values in per_game.items():
+            values.append(result[key])
+    batch = simulate.simulate(mix, 60_000, seed=5)
+    for seat in range(3):
+        expected = batch.wins[seat] / batch.games
+        error = (expected * (1 - expected) / games) ** 0.5
+        assert abs(wins[seat] / games - expected) < 4 * error + 0.005, (mix[seat], wins[seat] / games, expected)
+    for key, expected in [
+        ("rounds", statistics.mean(batch.rounds)),
+        ("points", statistics.mean(batch.points)),  # a check of 21 costs 2
+        ("checks", batch.checks / batch.games),
+        ("caught", batch.lies_caught / batch.games),
+    ]:
+        error = statistics.pstdev(per_game[key]) / games**0.5
+        assert abs(statistics.mean(per_game[key]) - expected) < 4 * error + 0.01, (key, per_game[key], expected)
+
+
+def test_every_roll_follows_theory():
+    result = simulate.simulate(["honest"] * 3, 20_000, seed=3)
+    test = stats.test(result.rolls, "values")
+    assert test["total"] > 500_000 and test["verdict"] != "few"
+    assert test["p"] > 0.001  # fixed seed: not a coin flip, and a biased table would be far below
+    assert list(result.rolls) == list(rules.VALUES)
+
+
+def test_three_honest_players_win_equally_often_whatever_their_seat():
+    result = simulate.simulate(["honest"] * 3, 30_000, seed=8)
+    assert all(abs(w / 30_000 - 1 / 3) < 0.015 for w in result.wins)
+
+
+@pytest.mark.parametrize(
+    ("strategies", "games"), [(["honest"], 10), (["honest"] * 11, 10), (["honest"] * 2, 0), (["psychic", "honest"], 5)]
+)
+def test_bad_requests_are_refused(strategies, games):
+    with pytest.raises(ValueError):
+        simulate.simulate(strategies, games)
+
+
+def test_the_command_writes_csv():
+    command = [sys.executable, "-m", "maxchen.simulate", "--games", "2000", "--seed", "4"]
+    answer = subprocess.run(
+        [*command, "--strategies", "honest", "bluffer", "--csv", "-"], capture_output=True, text=True, check=True
+    )
+    rows = list(csv.DictReader(io.StringIO(answer.stdout)))
+    wins = [row for row in rows if row["section"] == "wins"]
+    assert [row["key"] for row in wins] == ["honest", "bluffer"]
+    assert sum(int(row["count"]) for row in wins) == 2000
+    assert [int(row["key"]) for row in rows if row["section"] == "roll"] == list(rules.VALUES)
+    refused = subprocess.run([*command, "--strategies", "psychic"], capture_output=True, text=True)
+    assert refused.returncode == 2 and "invalid choice" in refused.stderr
