@@ -73,6 +73,7 @@ def create_app(test_config=None) -> Flask:
         app.config.from_mapping(test_config)
     rooms = app.config.get("ROOMS") or Rooms(dice=app.config.get("DICE"))
     app.extensions["maxchen.rooms"] = rooms
+    rooms.offline_grace = app.config["OFFLINE_GRACE"]
     Babel(app, locale_selector=web.select_locale)
     app.register_blueprint(web.bp)
     app.register_blueprint(api.bp)

@@ -52,6 +52,11 @@ class TooSlow(Exception):
     """A request's head or body did not arrive in time, or a newer connection took its place."""
 
 
+def unanswered(environ) -> bool:
+    """True when the request's body did not come (in time, or at all)."""
+    return getattr(environ.get("wsgi.input"), "unanswered", False)
+
+
 class _SlowBody:
     """A request body that must arrive by a deadline; past it the request is refused and its connection closed."""
 
@@ -59,6 +64,7 @@ class _SlowBody:
         self._body = body
         self._protocol = protocol
         self._until = time.monotonic() + seconds
+        self.unanswered = False  # the body never came: the failure budget counts such a request
 
     def _read(self, method, *args):
         import eventlet
@@ -69,10 +75,17 @@ class _SlowBody:
             if left <= 0:
                 raise TooSlow
             with eventlet.Timeout(left, TooSlow):
-                return getattr(self._body, method)(*args)
+                data = getattr(self._body, method)(*args)
         except TooSlow:
             self._protocol.close_connection = 1  # never wait for the rest of it
+            self.unanswered = True
             raise ClientDisconnected("The request body came too slowly.") from None
+        except OSError:
+            self.unanswered = True
+            raise
+        if not data and (not args or args[0]):  # asked for more and got nothing: the body stopped short
+            self.unanswered = True
+        return data
 
     def read(self, *args):
         return self._read("read", *args)

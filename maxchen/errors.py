@@ -82,6 +82,7 @@ REASONS = {
     "bad_seat": "bad_value",
     "leave_instead": "not_allowed",
     "still_connected": "not_allowed",
+    "offline_grace": "not_allowed",
     "not_shared": "bad_request",
     "not_their_turn": "not_allowed",
     "rate_limited": "rate_limited",

@@ -435,6 +435,8 @@ class MaexchenGame(Game):
             "dice": list(self.cup) if mine else None,
             "reveal": dict(self.reveal) if self.reveal else None,
             "winner": self.winner,
+            # Best first: the winner, then the last one out (those who left, when they left).
+            "ranking": [self.winner, *reversed(self.out)] if self.over else None,
             "tally": self.tally_view(),
             "voided": self.voided_view(),
         }

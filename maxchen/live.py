@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from . import fastjson as json
 from . import rules
-from .rulesets import DEFAULT, REGISTRY, RULESETS, TITLES
+from .rulesets import DEFAULT, REGISTRY, RULESETS, SHARED_PHONE, TITLES
 
 PUBLIC_AREAS = ("players", "table")
 PRIVATE_AREA = "controls"
@@ -97,6 +97,7 @@ def _context(code: str, rules_name: str, names: dict, lang: str) -> dict:
         "option_specs": {name: option.describe() for name, option in rule_set.game.OPTIONS.items()},
         "option_labels": {key: _(label) for key, label in rule_set.labels.items()},
         "rulesets": list(RULESETS),
+        "shared_rulesets": SHARED_PHONE,
         "titles": TITLES,
     }
 
@@ -113,19 +114,10 @@ def _wrap(area: str, inner: str, version: int, seq: int | None = None) -> str:
     return f'<{tag} id="{area}" class="{cls}" data-version="{version}"{seq_attr}>{inner}</{tag}>'
 
 
-def standings(view: dict, score: str) -> list[dict]:
-    """Who played the game, best first: the winner, then by points, lives, or the order they got safe."""
-    played = [p for p in view["players"] if not p.get("waiting")]
-    if score == "mats":
-        order = [*(view.get("safe_order") or []), view.get("loser")]
-        place = {player: index for index, player in enumerate(order)}
-        ranked = sorted(played, key=lambda p: place.get(p["id"], len(order) - 1.5))  # who left: before the loser
-    elif score == "lives":
-        ranked = sorted(played, key=lambda p: -p.get("lives", 0))
-    else:
-        ranked = sorted(played, key=lambda p: p.get("points", 0))
-    winner = view.get("winner")
-    return sorted(ranked, key=lambda p: p["id"] != winner) if winner else ranked
+def standings(view: dict) -> list[dict]:
+    """Who played the game, best first (the game's ranking; a seat taken after it is not in it)."""
+    seats = {p["id"]: p for p in view["players"]}
+    return [seats[player] for player in view.get("ranking") or () if player in seats]
 
 
 def render_public(view: dict, lang: str | None = None, areas=PUBLIC_AREAS) -> dict[str, str]:
@@ -133,7 +125,7 @@ def render_public(view: dict, lang: str | None = None, areas=PUBLIC_AREAS) -> di
     names = {p["id"]: p["name"] for p in view["players"]}
     context = {**_context(view["room"], view["rules"], names, _lang(lang)), "view": view}
     if view["phase"] == "over":
-        context["standings"] = standings(view, context["score"])
+        context["standings"] = standings(view)
     return {area: _render(f"partials/{area}.html", context) for area in areas}
 
 

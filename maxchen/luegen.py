@@ -280,6 +280,8 @@ class LuegenGame(Game):
             "winner": None,
             "loser": self.loser,
             "safe_order": list(self.safe) if self.over else None,
+            # Best first: safe in the order they got safe, those who left, the loser.
+            "ranking": [*self.safe, *(p for p in self.left if p not in self.safe), self.loser] if self.over else None,
             "tally": self.tally_view(),
             "voided": self.voided_view(),
         }

@@ -7,6 +7,7 @@ seat. Activity ("shaking", "peeking") ends with any change of the room.
 """
 
 import threading
+import time
 from dataclasses import dataclass
 
 ACTIVITIES = ("shaking", "peeking")
@@ -30,9 +31,12 @@ class Socket:
 class Presence:
     """Connections and activity of every room; thread-safe."""
 
-    def __init__(self, per_seat: int = SOCKETS_PER_SEAT):
+    def __init__(self, per_seat: int = SOCKETS_PER_SEAT, clock=time.monotonic):
         self.per_seat = per_seat
+        self.clock = clock
+        self._started = clock()
         self._lock = threading.Lock()
+        self._last_seen: dict[str, dict[str, float]] = {}  # code -> player -> when last connected or acting
         self._sockets: dict[str, Socket] = {}
         self._rooms: dict[str, dict[str, Socket]] = {}  # code -> sid -> socket
         self._activity: dict[str, dict[str, str]] = {}  # code -> player -> activity
@@ -69,6 +73,7 @@ class Presence:
                 self._rooms.pop(socket.code, None)
             if socket.player and not self._has(socket.code, socket.player):
                 self._activity.get(socket.code, {}).pop(socket.player, None)
+                self._last_seen.setdefault(socket.code, {})[socket.player] = self.clock()
             self._bump(socket.code)
             return socket
 
@@ -84,6 +89,16 @@ class Presence:
         """Seated players with an open connection, with what they are doing."""
         activity = self._activity.get(code, {})
         return {s.player: activity.get(s.player) for s in self.sockets(code) if s.player}
+
+    def seen(self, code: str, player: str) -> None:
+        """The player acted (over HTTP, say): present now, whether connected or not."""
+        self._last_seen.setdefault(code, {})[player] = self.clock()
+
+    def offline_for(self, code: str, player: str) -> float | None:
+        """Seconds since the player was last connected or acting (at most since the start); None while connected."""
+        if self._has(code, player):
+            return None
+        return self.clock() - self._last_seen.get(code, {}).get(player, self._started)
 
     def seq(self, code: str) -> int:
         """A number that grows with every change of the room's presence."""
@@ -116,6 +131,7 @@ class Presence:
                 self._sockets.pop(socket.sid, None)
                 self._rooms[code].pop(socket.sid, None)
             self._activity.get(code, {}).pop(player, None)
+            self._last_seen.get(code, {}).pop(player, None)
             if gone:
                 self._bump(code)
             return gone
@@ -127,6 +143,7 @@ class Presence:
                 self._sockets.pop(sid, None)
             self._activity.pop(code, None)
             self._seq.pop(code, None)
+            self._last_seen.pop(code, None)
 
     def _has(self, code, player) -> bool:
         return any(s.player == player for s in self._rooms.get(code, {}).values())

@@ -6,6 +6,7 @@ Presence (who is connected, who shakes or peeks) has one owner: `Presence`.
 """
 
 import logging
+import math
 import secrets
 import threading
 import time
@@ -44,6 +45,7 @@ class Rooms:
         self.close = lambda socket: None  # close(socket): the transport closes a replaced socket
         self.release = lambda socket: None  # release(socket): the transport lets go of a gone seat's socket
         self.presence = presence if presence is not None else Presence()
+        self.offline_grace = 0.0  # seconds a player must be offline before the host may remove them mid-game
         self._guard = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
         self._broken: set[str] = set()  # rooms whose saved state did not load (logged once)
@@ -84,6 +86,9 @@ class Rooms:
         self.presence.end_activity(room.code)  # every change ends a shake or a peek
         if not room.members():
             self.store.delete(room.code)
+            with self._guard:  # nothing of the room stays behind (its lock's holders find no room)
+                self._locks.pop(room.code, None)
+            self.presence.forget(room.code)
         else:
             self.store.save(room.code, room.to_dict(), room.game.drain_rolls() if room.game else ())
         gone = [p for p in before if room.seat(p) is None]
@@ -207,9 +212,19 @@ class Rooms:
                     better = room.game.stale(action) if room.game and isinstance(action, str) else None
                     raise room.named(better or IllegalMove("stale"))
             before = {s.id for s in room.members()}
+            self.presence.seen(room.code, player)  # even if refused: the player's device is there
+            if isinstance(payload, dict) and payload.get("action") == "remove" and room.phase == "playing":
+                self._after_grace(room, payload.get("player"))
             room.apply(player, payload, self.connected(room.code), self.dice)
             self._commit(room, before)
             return room.view_for(player, self.connected(room.code)) if room.seat(player) else None
+
+    def _after_grace(self, room: Room, target) -> None:
+        """Mid-game a player may be removed only after `offline_grace` seconds away (a reload is no reason)."""
+        seat = room.seat(target) if isinstance(target, str) else None
+        waited = self.presence.offline_for(room.code, target) if seat else None
+        if waited is not None and waited < self.offline_grace:
+            raise IllegalMove("offline_grace", name=seat.name, seconds=math.ceil(self.offline_grace - waited))
 
     def connect(self, socket: Socket) -> Room:
         """A connection opened (a seat's, or a watcher's with player None); the room as it is."""

@@ -39,6 +39,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
 
 from .api import bearer_token
+from .connections import unanswered
 from .errors import IllegalMove
 from .table import hash_token
 
@@ -53,27 +54,28 @@ FAILED = frozenset((401, 403, 404))
 ROOM_MAKERS = ("web.create", "web.create_table", "api.create_room")
 
 
-OPEN_PAGES = ("web.index", "web.rules_page", "web.language", "static")
+OPEN_PAGES = ("web.index", "web.rules_page", "web.language", "web.manifest", "static")
 
 
 def _exempt() -> bool:
-    """A player's own room and the open pages stay reachable when their address is over the failure limit.
+    """What never counts against the failure limit: the open pages, making a room, and a player's own room.
 
     One guesser behind a school router or a venue's NAT must not stop the
     tables of everyone else there: what it guesses (other codes, other
-    tokens) stays blocked.
+    tokens) stays blocked. Making a room finds nothing to guess (it has its
+    own limit).
     """
     from .web import browser_seats  # the transports import this module: theirs only when asked
 
-    if request.endpoint in OPEN_PAGES:
+    if request.endpoint in OPEN_PAGES or request.endpoint in ROOM_MAKERS:
         return True
     code = str((request.view_args or {}).get("code", "")).upper()
     if not code:
         return False
-    if code in browser_seats():
-        return True
     token = bearer_token()
-    return token is not None and current_app.extensions["maxchen.rooms"].store.find_token(hash_token(token)) == code
+    if token is not None:  # a token speaks for itself: a seat in the cookie vouches for no guessed token
+        return current_app.extensions["maxchen.rooms"].store.find_token(hash_token(token)) == code
+    return code in browser_seats()
 
 
 class SweptMemoryStorage(MemoryStorage):
@@ -138,13 +140,15 @@ class Throttle:
 
     @staticmethod
     def _after_request(response):
-        if response.status_code in FAILED:
+        if response.status_code in FAILED or unanswered(request.environ):
             g.maxchen_failed = True
         return response
 
-    def _teardown_request(self, _error) -> None:
+    def _teardown_request(self, error) -> None:
+        # A request that ended without an answer (its body never came, the client went) counts as
+        # a failure: else holding guesses open would block the address for free.
         if (address := g.pop("maxchen_attempt", None)) is not None:
-            self.end(address, failed=g.pop("maxchen_failed", False))
+            self.end(address, failed=g.pop("maxchen_failed", False) or error is not None)
 
     def sweep_forever(self, sleep) -> None:
         """The server's sweep of expired windows, once a second (never inside a request)."""

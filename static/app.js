@@ -279,7 +279,8 @@
       const fresh = rows.filter((li) => !seated.has(li.dataset.player));
       if (fresh.length) {
         const p = document.createElement("p");
-        p.textContent = document.body.dataset.joined.replace("{name}", fresh.map((li) => li.querySelector(".name").textContent).join(", "));
+        const names = fresh.map((li) => li.querySelector(".name").textContent).join(", ");
+        p.textContent = document.body.dataset.joined.replace("{name}", () => names); // a function: no "$&" patterns
         toast(p.outerHTML, true);
       }
     }
@@ -597,7 +598,10 @@
     seen: false,
     button: $("motion"),
     note: $("motion-note"),
-    iOS: typeof window.DeviceMotionEvent !== "undefined" && typeof DeviceMotionEvent.requestPermission === "function",
+    // Motion that must be asked for (iPhone; any browser that adds the same permission).
+    asks: typeof window.DeviceMotionEvent !== "undefined" && typeof DeviceMotionEvent.requestPermission === "function",
+    // iPhones and iPads report acceleration with the opposite sign: known by the platform, not the permission.
+    flip: /iPhone|iPad|iPod/.test(navigator.userAgent) || (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1) ? -1 : 1,
 
     listen() { window.addEventListener("devicemotion", (e) => this.onMotion(e)); },
 
@@ -610,9 +614,8 @@
         this.note.hidden = true;
         if (cup.canShake) cup.say(T.shake_motion);
       }
-      const flip = this.iOS ? -1 : 1;
-      cup.tilt.x = -a.x * flip;
-      cup.tilt.y = a.y * flip;
+      cup.tilt.x = -a.x * this.flip;
+      cup.tilt.y = a.y * this.flip;
       if (cup.dice.length) cup.start();
       const force = Math.abs(Math.hypot(a.x, a.y, a.z || 0) - GRAVITY);
       if (force > 30) easy();
@@ -620,7 +623,7 @@
     },
 
     async enable() {
-      if (this.iOS) {
+      if (this.asks) {
         try {
           // Must run inside the tap: iPhone asks the player here.
           if ((await DeviceMotionEvent.requestPermission()) !== "granted") return this.explain(T.motion_denied);
@@ -646,7 +649,7 @@
     // Where motion must be asked for (an iPhone, inside a tap), it has not arrived by
     // itself a moment after the page opened: only then the cup offers the button.
     setTimeout(() => {
-      motion.button.hidden = motion.seen || !motion.iOS || sessionStorage.getItem("maxchen-motion-asked") === "1";
+      motion.button.hidden = motion.seen || !motion.asks || sessionStorage.getItem("maxchen-motion-asked") === "1";
     }, 800);
     motion.button.addEventListener("click", () => motion.enable());
   }

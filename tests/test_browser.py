@@ -701,6 +701,23 @@ def test_forms_fill_the_phone_width(browser, server, path):
     phone.context.close()
 
 
+def test_the_bar_fits_a_narrow_phone_with_the_widest_code(browser, server):
+    """W and M are the widest letters: a 360 px phone keeps the code, the menu and the languages in view."""
+    phone = Phone(browser, server.url)
+    phone.page.set_viewport_size({"width": 360, "height": 640})
+    phone.page.goto(server.url + "/")
+    phone.page.fill("form[action='/rooms'] input[name=name]", "Ann")
+    phone.page.click("form[action='/rooms'] button[type=submit]")
+    phone.page.wait_for_selector(".big-code")
+    phone.page.eval_on_selector(".bar-code", "el => { el.textContent = 'WMWMW'; }")
+    assert phone.page.evaluate("document.documentElement.scrollWidth") <= 360
+    right = phone.page.eval_on_selector_all(
+        ".bar > *, .lang button", "els => els.map(e => e.getBoundingClientRect().right)"
+    )
+    assert max(right) <= 360, right
+    phone.context.close()
+
+
 def test_a_removed_phone_is_told_so_and_can_sit_down_again(browser, server):
     """Removed by the host: the phone lands on the room's form with a word about it, never 'reconnecting…'."""
     ann, ben = Phone(browser, server.url), Phone(browser, server.url, "de-DE")
@@ -756,9 +773,9 @@ def test_the_game_says_who_it_waits_for_and_the_host_may_remove_them_after_a_gra
         peek(ann, [])
         announce(ann, 31)
         # Someone sits down mid-game: the table hears of it.
-        join_room(server.url, code, "Cem")
+        join_room(server.url, code, "Cem $'")  # a name with a replacement pattern in it, shown as typed
         ann.page.wait_for_selector("#toast.info")
-        assert ann.page.inner_text("#toast") == "Cem joined and plays from the next game."
+        assert ann.page.inner_text("#toast") == "Cem $' joined and plays from the next game."
         ben_row = ann.page.locator(".player:has-text('Ben')")
         ben_row.locator(".tag.warn").wait_for()
         assert ben_row.locator(".tag.warn").inner_text() == "offline: the game waits"

@@ -278,3 +278,32 @@ def test_a_player_gone_mid_round_is_named_while_the_round_starts_again():
     game.apply(B, "announce", {"value": 31})
     game.apply(A, "check")  # the round ends: the note with it
     assert game.view_for(A)["voided"] is None
+
+
+def test_the_ranking_puts_the_last_one_out_second():
+    game = new_game((3, 1), (3, 1), (6, 5))
+    game.score.update({A: 4, C: 4})  # late in the game: Ann and Cem one point from out
+    assert game.view_for(A)["ranking"] is None  # nothing to rank while it runs
+    # Ann lies with 65 and Ben checks: Ann is out first.
+    game.apply(A, "shake")
+    game.apply(A, "announce", {"value": 65})
+    game.apply(B, "check")
+    # Ben opens (Ann is out), lies with 43; Cem checks: Ben takes a point.
+    game.apply(B, "shake")
+    game.apply(B, "announce", {"value": 43})
+    game.apply(C, "check")
+    # Ben opens again with a true 65; Cem checks and goes out on 5 points: Ben wins.
+    game.apply(B, "shake")
+    game.apply(B, "announce", {"value": 65})
+    game.apply(C, "check")
+    assert game.winner == B
+    # Ann has fewer points than Cem, but Cem lasted longer: Cem is second.
+    assert points(game) == {A: 5, B: 1, C: 5}
+    assert game.view_for(None)["ranking"] == [B, C, A]
+
+
+def test_who_left_ranks_by_when_they_left():
+    game = new_game()
+    game.remove(C)  # Cem leaves first, then Ann: Ben wins by default
+    game.remove(A)
+    assert game.view_for(None)["ranking"] == [B, A, C]

@@ -212,6 +212,7 @@ def _checked(seed) -> Checked:
     rooms = Rooms(dice=SeededDice(seed))
     # A whole game as fast as a test client plays it: far past a seat's budget of actions.
     config = {"TESTING": True, "ROOMS": rooms, "SECRET_KEY": "test", "MAXCHEN_LIMIT_EVENTS": "100000 per second"}
+    config["OFFLINE_GRACE"] = 0  # the host removes a player the moment the game waits for them
     return Checked(create_app(config).test_client())
 
 

@@ -1,5 +1,6 @@
 """Rooms without Flask: codes, names, seats, host, versions, expiry."""
 
+import contextlib
 import secrets
 import threading
 
@@ -8,7 +9,7 @@ import pytest
 from maxchen import messages
 from maxchen.dice import FixedDice
 from maxchen.errors import IllegalMove
-from maxchen.presence import Socket
+from maxchen.presence import Presence, Socket
 from maxchen.rooms import CODE_ALPHABET, Rooms, clean_name, normalize_code
 
 
@@ -188,6 +189,47 @@ def test_remove_only_disconnected_players_during_a_game(room):
     assert view["winner"] == ann
     # The removed player's token is revoked.
     refused("bad_token", rooms.act, code, ben, {"action": "shake"})
+
+
+def test_mid_game_the_host_removes_only_after_the_grace():
+    """A reload or a blip is no reason to lose one's seat: offline for the grace first."""
+    now = [100.0]
+    rooms = Rooms(presence=Presence(clock=lambda: now[0]))
+    rooms.offline_grace = 15
+    ann = rooms.create("Ann")
+    code = ann["code"]
+    ben, cem = rooms.join(code, "Ben")["player"], rooms.join(code, "Cem")["player"]
+    rooms.act(code, ann["player"], {"action": "start"})
+    sid = plug(rooms, code, ben)
+    now[0] += 60
+    rooms.disconnect(sid)  # Ben's phone drops
+    now[0] += 5
+    error = refused("not_allowed", rooms.act, code, ann["player"], {"action": "remove", "player": ben})
+    assert error.reason == "offline_grace" and error.params["seconds"] == 10
+    # Cem plays over the API only and was just seen acting: the same grace.
+    now[0] += 1
+    rooms.act(code, ann["player"], {"action": "shake"})
+    with contextlib.suppress(IllegalMove):
+        rooms.act(code, cem, {"action": "check"})  # refused (not Cem's turn), but Cem is seen
+    error = refused("not_allowed", rooms.act, code, ann["player"], {"action": "remove", "player": cem})
+    assert error.reason == "offline_grace"
+    now[0] += 10
+    gone = rooms.act(code, ann["player"], {"action": "remove", "player": ben})
+    assert next(p for p in gone["players"] if p["id"] == ben)["left"]
+
+
+def test_a_room_everyone_left_leaves_nothing_behind():
+    rooms = Rooms()
+    ann = rooms.create("Ann")
+    code = ann["code"]
+    ben = rooms.join(code, "Ben")["player"]
+    sid = plug(rooms, code, ben)
+    rooms.disconnect(sid)
+    rooms.act(code, ben, {"action": "leave"})
+    rooms.act(code, ann["player"], {"action": "leave"})
+    refused("room_not_found", rooms.view, code, ann["player"])
+    assert code not in rooms._locks and rooms.presence.seq(code) == 0
+    assert rooms.presence.offline_for(code, ben) is not None  # a fresh start, nothing kept
 
 
 def test_removing_a_player_revokes_the_token():

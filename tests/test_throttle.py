@@ -177,3 +177,23 @@ def test_a_one_phone_table_has_no_watchers():
     table = app.extensions["maxchen.rooms"].create_shared(["Anna", "Boris"])
     watcher = socketio.test_client(app, auth={"room": table["code"], "watch": True})
     assert not watcher.is_connected()
+
+
+def test_over_the_limit_an_address_still_makes_rooms_and_loads_the_manifest():
+    client = _app(MAXCHEN_LIMIT_FAILURES="2 per minute").test_client()
+    for n in range(3):
+        client.get(f"/r/ZZZZ{n}")
+    assert client.get("/r/ZZZZZ").status_code == 429
+    assert client.get("/manifest.webmanifest").status_code == 200
+    assert client.post("/api/rooms", json={"name": "Ann"}).status_code == 201  # nothing to guess there
+
+
+def test_a_seat_in_the_cookie_does_not_vouch_for_guessed_tokens():
+    app = _app(MAXCHEN_LIMIT_FAILURES="3 per minute")
+    browser = app.test_client()
+    code = browser.post("/rooms", data={"name": "Ann"}).headers["Location"].rsplit("/", 1)[1]
+    guesses = [
+        browser.get(f"/api/rooms/{code}", headers={"Authorization": f"Bearer guess{n}"}).status_code for n in range(5)
+    ]
+    assert guesses == [401, 401, 401, 429, 429]
+    assert browser.get(f"/r/{code}").status_code == 200  # the seat's own page still opens

@@ -329,6 +329,23 @@ def test_one_phone_controls_follow_the_holder_not_the_device(app):
     assert "Shake the cup." in html
 
 
+def test_a_one_phone_table_offers_only_one_phone_games_for_the_next(app):
+    browser = app.test_client()
+    browser.post("/table", data={"names": "Anna\nBoris", "rules": "poschen"})
+    code = next(iter(_seats(browser)))
+    rooms = app.extensions["maxchen.rooms"]
+    data = rooms.store.load(code)
+    boris = data["seats"][1]["id"]
+    data["game"]["score"][boris] = 0  # Boris lost his last life: Anna wins
+    data["game"]["out"] = [boris]
+    data["game"]["winner"] = data["seats"][0]["id"]
+    data["phase"] = "over"
+    rooms.store.save(code, data)
+    html = browser.get(f"/r/{code}").get_data(as_text=True)
+    rules = html[html.index('<select name="rules">') : html.index("</select>", html.index('<select name="rules">'))]
+    assert 'value="poschen"' in rules and 'value="maexchen"' in rules and 'value="luegen"' not in rules
+
+
 def _seats(browser) -> dict:
     """The browser's seats as the cookie holds them: [code, token] pairs."""
     with browser.session_transaction() as session:
@@ -388,3 +405,19 @@ def test_the_one_phone_form_offers_only_games_one_phone_can_play(client):
     one_phone = html[html.index('action="/table"') :]
     assert 'value="poschen"' in one_phone and 'value="maexchen"' in one_phone
     assert 'value="luegen"' not in one_phone
+
+
+def test_standings_after_everyone_else_left_say_so_and_leave_out_a_later_seat(app):
+    ann, code = make_seat(app)
+    ben, _ = make_seat(app, code, "Ben")
+    cem, _ = make_seat(app, code, "Cem")
+    act(ann, code, action="start", version=version(ann, code))
+    act(ben, code, action="leave", version=version(ben, code))
+    act(cem, code, action="leave", version=version(cem, code))
+    dan, _ = make_seat(app, code, "Dan")  # sits down after the game: not part of it
+    html = ann.get(f"/r/{code}").get_data(as_text=True)
+    standings = html[html.index('class="standings"') : html.index("</ol>", html.index('class="standings"'))]
+    names = re.findall(r"<bdi>(\w+)</bdi>", standings)
+    assert names == ["Ann", "Cem", "Ben"]  # the winner, then the last to leave
+    assert standings.count("· left") == 2
+    assert "<bdi>Ann</bdi> wins!" in html and "Everyone else left." in html
