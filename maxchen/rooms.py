@@ -167,6 +167,16 @@ class Rooms:
         A missing room gets the same answer as a wrong token: it tells nobody
         which codes exist.
         """
+        return self._seat_data(code, token)[1]["id"]
+
+    def summary(self, code, token) -> dict:
+        """What the home page lists of a room the token holds a seat in: code, rules, phase, names."""
+        data, _ = self._seat_data(code, token)
+        names = [seat["name"] for seat in data["seats"] if not seat["left"]]
+        return {"code": data["code"], "rules": data["rules"], "phase": data["phase"], "names": names}
+
+    def _seat_data(self, code, token) -> tuple[dict, dict]:
+        """The room's stored data and the seat of `token` in it, or IllegalMove `bad_token`."""
         try:
             data = self._data(normalize_code(code))
         except IllegalMove:
@@ -175,7 +185,7 @@ class Rooms:
             digest = hash_token(token)
             for seat in data["seats"]:
                 if seat["token_hash"] is not None and secrets.compare_digest(seat["token_hash"], digest):
-                    return seat["id"]
+                    return data, seat
         raise IllegalMove("bad_token")
 
     def locate(self, token) -> tuple[str, str]:

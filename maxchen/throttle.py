@@ -11,6 +11,9 @@ environment variables of the same names):
   pages and the rooms it holds a seat in (cookie or token). A request under
   way counts as a failure until it ends otherwise: a hundred guesses sent at
   once (each waiting on its body) must not all pass before the first miss.
+- MAXCHEN_LIMIT_PAGES, per address: the open pages (home, rules, language,
+  manifest): cheap each, but a flood of them from one address must not take
+  the server from the tables.
 - MAXCHEN_LIMIT_ROOMS, per address: new rooms (the load benchmark's 2,000
   players open 334 in a few seconds).
 - MAXCHEN_LIMIT_EVENTS, per seat: actions and signals over its sockets (a person makes one or two a
@@ -45,6 +48,7 @@ from .table import hash_token
 
 LIMITS = {
     "MAXCHEN_LIMIT_FAILURES": "60 per minute; 300 per hour",
+    "MAXCHEN_LIMIT_PAGES": "20 per second; 600 per minute",
     "MAXCHEN_LIMIT_ROOMS": "600 per minute; 3000 per hour",
     "MAXCHEN_LIMIT_EVENTS": "20 per second; 600 per minute",
     "MAXCHEN_LIMIT_PACKETS": "40 per second",
@@ -120,10 +124,11 @@ class Throttle:
         self.limiter = Limiter(
             get_remote_address, app=app, strategy="sliding-window-counter", storage_uri="maxchen-memory://"
         )
-        rooms = self.limiter.shared_limit(lambda: current_app.config["MAXCHEN_LIMIT_ROOMS"], scope="rooms")
-        for endpoint in ROOM_MAKERS:
-            if endpoint in app.view_functions:
-                app.view_functions[endpoint] = rooms(app.view_functions[endpoint])
+        for key, endpoints in (("MAXCHEN_LIMIT_ROOMS", ROOM_MAKERS), ("MAXCHEN_LIMIT_PAGES", OPEN_PAGES)):
+            limit = self.limiter.shared_limit(lambda key=key: current_app.config[key], scope=key)
+            for endpoint in endpoints:
+                if endpoint in app.view_functions and endpoint != "static":  # static files are cached
+                    app.view_functions[endpoint] = limit(app.view_functions[endpoint])
         # A sliding window of two counters: O(1) per event, where a moving window keeps every hit.
         self.windows = SlidingWindowCounterRateLimiter(SweptMemoryStorage())
         self.packets = PacketBudget(self.config["MAXCHEN_LIMIT_PACKETS"])

@@ -4,6 +4,7 @@ A browser's seats live in its signed session cookie as [room code, token] pairs;
 every page and partial is rendered for that one player from `view_for`.
 """
 
+import contextlib
 import json
 import re
 from functools import lru_cache
@@ -207,13 +208,8 @@ def _my_rooms() -> list[dict]:
     """The rooms this browser holds a seat in, newest first: the way back to a table."""
     rooms, found = _rooms(), []
     for code, token in reversed(browser_seats().items()):
-        try:
-            rooms.authenticate(code, token)
-            room = rooms.load(code)
-        except IllegalMove:
-            continue  # gone, left or removed: nothing to go back to
-        names = [seat.name for seat in room.members()]
-        found.append({"code": code, "rules": room.rules, "phase": room.phase, "names": names})
+        with contextlib.suppress(IllegalMove):  # gone, left or removed: nothing to go back to
+            found.append(rooms.summary(code, token))
     return found
 
 

@@ -197,3 +197,10 @@ def test_a_seat_in_the_cookie_does_not_vouch_for_guessed_tokens():
     ]
     assert guesses == [401, 401, 401, 429, 429]
     assert browser.get(f"/r/{code}").status_code == 200  # the seat's own page still opens
+
+
+def test_a_flood_of_open_pages_from_one_address_waits():
+    client = _app(MAXCHEN_LIMIT_PAGES="5 per minute").test_client()
+    answers = [client.get(path).status_code for path in ["/", "/rules", "/", "/manifest.webmanifest", "/", "/"]]
+    assert answers == [200] * 5 + [429]
+    assert client.get("/static/style.css").status_code == 200  # files are not pages
