@@ -421,3 +421,22 @@ def test_standings_after_everyone_else_left_say_so_and_leave_out_a_later_seat(ap
     assert names == ["Ann", "Cem", "Ben"]  # the winner, then the last to leave
     assert standings.count("· left") == 2
     assert "<bdi>Ann</bdi> wins!" in html and "Everyone else left." in html
+
+
+def test_after_a_believed_mayer_the_only_choice_is_made_and_said(app):
+    from maxchen.dice import FixedDice
+
+    rooms = app.extensions["maxchen.rooms"]
+    rooms.dice = FixedDice([(2, 1), (3, 1)])
+    ann, code = make_seat(app)
+    ben, _ = make_seat(app, code, "Ben")
+    act(ann, code, action="configure", version=version(ann, code), rules="poschen")
+    act(ann, code, action="start", version=version(ann, code))
+    for step in ({"action": "shake"}, {"action": "announce", "value": "21"}):
+        act(ann, code, version=version(ann, code), **step)
+    for step in ({"action": "believe"}, {"action": "shake"}):
+        act(ben, code, version=version(ben, code), **step)
+    html = ben.get(f"/r/{code}").get_data(as_text=True)
+    form = html[html.index('<form class="announce"') : html.index("</form>", html.index('<form class="announce"'))]
+    assert re.findall(r'value="(\d+)" required', form) == ["21"] and "checked" in form
+    assert "Only Mayer is left to announce." in form and ">Announce: Mayer</button>" in form
