@@ -273,6 +273,16 @@ def room(code):
     return render_template("room.html", code=code, room=room, parts=_parts(room, player), **_share(code))
 
 
+@bp.get("/r/<code>/board")
+def board(code):
+    """The room on a big screen (a projector): what the whole table sees, with no seat and no hidden die."""
+    code = _room_or_404(code)
+    room = _rooms().load(code)
+    if room.shared:
+        return render_template("join.html", code=code, error=_message(IllegalMove("one_phone")), closed=True), 409
+    return render_template("room.html", code=code, room=room, parts=_parts(room, None), board=True, **_share(code))
+
+
 @bp.post("/r/<code>/join")
 def join(code):
     """Take a seat in this room with a name."""
@@ -351,7 +361,8 @@ def _parts(room, player) -> dict:
 
 @lru_cache(maxsize=256)
 def _qr(link: str) -> str:
-    return segno.make(link, error="m").svg_inline(scale=5, dark="#111", light="#fff", border=2)
+    # A viewBox, no size: the page sizes it (a phone: 190 px; the board: a quarter of the screen).
+    return segno.make(link, error="m").svg_inline(scale=5, dark="#111", light="#fff", border=2, omitsize=True)
 
 
 def _share(code: str) -> dict:

@@ -21,6 +21,7 @@
   // (a picked value, a half-built bid) stays unless its content changed.
 
   const SHARED = document.body.dataset.shared === "1";
+  const BOARD = document.body.dataset.board === "1"; // a big screen: watches the table, holds no seat
   const ACT_URL = "/r/" + ROOM + "/act";
   let socket = null;
   let leaving = false; // this page asked to leave the room
@@ -50,7 +51,7 @@
   if (!SHARED) {
     // WebSocket first; long-polling when a network in between refuses it.
     socket = io({
-      auth: { room: ROOM }, transports: ["websocket", "polling"], tryAllTransports: true,
+      auth: BOARD ? { room: ROOM, watch: true } : { room: ROOM }, transports: ["websocket", "polling"], tryAllTransports: true,
       reconnectionDelay: 500, reconnectionDelayMax: 3000,
     });
     const offline = (down) => {

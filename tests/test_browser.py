@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import segno
 
-from maxchen.client import join_room
+from maxchen.client import create_room, join_room
 
 from . import look
 
@@ -790,3 +790,46 @@ def test_the_game_says_who_it_waits_for_and_the_host_may_remove_them_after_a_gra
     finally:
         ann.context.close()
         server.stop()
+
+
+def test_the_board_on_a_projector_follows_the_game_and_stages_the_reveal(browser, server):
+    """A seatless big screen: the invitation, the table as it moves, the reveal large; never a seat."""
+    import requests
+
+    def act(seat, **body):
+        url = f"{server.url}/api/rooms/{seat['code']}/actions"
+        requests.post(url, json=body, headers={"Authorization": f"Bearer {seat['token']}"}, timeout=10)
+
+    ann = create_room(server.url, "Ann")
+    ben = {**join_room(server.url, ann["code"], "Ben"), "code": ann["code"]}
+    board = Phone(browser, server.url)
+    board.page.set_viewport_size({"width": 1920, "height": 1080})
+    board.page.goto(f"{server.url}/r/{ann['code']}/board")
+    board.page.wait_for_selector("#players .player >> nth=1")
+    # Big enough to scan from the back of the room, and the players beside it.
+    qr = board.page.locator(".qr svg").bounding_box()
+    assert qr["height"] >= 1080 / 3 and look.in_view(board.page, "#players .player")
+    act(ann, action="start")
+    board.page.wait_for_selector("#table [data-meta][data-phase=playing]", state="attached")
+    act(ann, action="shake")
+    act(ann, action="announce", value=21)
+    board.page.wait_for_selector("#table .status")
+    assert board.page.locator(".die").count() == 0  # Ann's cup stays hers
+    act(ben, action="check")
+    board.page.wait_for_selector("#reveal-overlay:not([hidden]) .verdict")
+    assert board.page.locator("#reveal-overlay .die").count() == 2
+    # Once they have tumbled in, the dice are large enough for the back row.
+    board.page.wait_for_function(
+        "() => document.querySelector('#reveal-overlay .die').getBoundingClientRect().height >= 100"
+    )
+    board.shot("board-reveal")
+    assert board.errors == []
+    assert (
+        requests.get(
+            f"{server.url}/api/rooms/{ann['code']}", headers={"Authorization": f"Bearer {ann['token']}"}, timeout=10
+        )
+        .json()["players"]
+        .__len__()
+        == 2
+    )  # the board took no seat
+    board.context.close()

@@ -130,3 +130,39 @@ def test_a_peek_touches_the_players_area_and_nothing_else(app, rooms, dice):
     assert re.findall(r'<(?:div|section) id="(\w+)"', pushed) == ["players"]
     assert 'data-activity="peeking"' in pushed
     assert parts(ann_page) == [pushed]  # the peeker's own controls are not sent again
+
+
+def test_the_board_page_shows_the_table_and_never_a_hidden_die(app, rooms, dice):
+    """A projector opens /r/CODE/board: no seat, no controls, only what the whole table may see."""
+    host = rooms.create("Ann")
+    code = host["code"]
+    ben = rooms.join(code, "Ben")
+    board = app.test_client()
+
+    def shown():
+        response = board.get(f"/r/{code.lower()}/board")
+        assert response.status_code == 200
+        return response.get_data(as_text=True)
+
+    html = shown()
+    assert code in html and "<svg" in html and 'id="players"' in html and 'id="table"' in html
+    assert 'id="controls"' not in html and "cup-view" not in html and 'data-board="1"' in html
+    assert rooms.connected(code) == {} and len(rooms.load(code).members()) == 2  # nobody sat down
+    dice.add((6, 3), (5, 4))
+    rooms.act(code, host["player"], {"action": "start"})
+    rooms.act(code, host["player"], {"action": "shake"})
+    assert FACE.findall(shown()) == []  # Ann's cup is hers
+    rooms.act(code, host["player"], {"action": "announce", "value": 63})
+    rooms.act(code, ben["player"], {"action": "believe"})  # the cup passes on unseen
+    rooms.act(code, ben["player"], {"action": "shake"})
+    assert FACE.findall(shown()) == []
+    rooms.act(code, ben["player"], {"action": "announce", "value": 65})
+    rooms.act(code, host["player"], {"action": "check"})
+    assert FACE.findall(shown()) == ["5", "4"]  # a check shows Ben's dice to all; Ann's 6-3 never
+    assert board.get("/r/ZZZZZ/board").status_code == 404
+
+
+def test_a_one_phone_table_has_no_board(app, rooms):
+    table = rooms.create_shared(["Anna", "Boris"])
+    response = app.test_client().get(f"/r/{table['code']}/board")
+    assert response.status_code == 409 and "This table plays on one phone" in response.get_data(as_text=True)
