@@ -45,6 +45,7 @@ from flask_babel import Babel  # noqa: E402
 from flask_socketio import SocketIO  # noqa: E402
 
 from maxchen import api, assets, events, fastjson, security, serve, throttle, web  # noqa: E402
+from maxchen.botplay import BotPlay  # noqa: E402
 from maxchen.rooms import Rooms  # noqa: E402
 from maxchen.store import MemoryStore, SqliteStore  # noqa: E402
 from maxchen.table import skeleton  # noqa: E402
@@ -68,6 +69,7 @@ def create_app(test_config=None) -> Flask:
         PERMANENT_SESSION_LIFETIME=30 * 24 * 3600,
         JSON_SORT_KEYS=False,
         OFFLINE_GRACE=float(os.environ.get("MAXCHEN_OFFLINE_GRACE") or 15),  # seconds before the host may remove
+        BOT_DELAY=_seconds_range(os.environ.get("MAXCHEN_BOT_DELAY") or "1-3"),  # a bot's pause before it moves
     )
     if test_config:
         app.config.from_mapping(test_config)
@@ -88,8 +90,15 @@ def create_app(test_config=None) -> Flask:
         serializer=events.TextPacket,
     )
     events.init_app(app, socketio, rooms, web.select_locale, web.LANGUAGES)
+    rooms.changed = BotPlay(rooms, socketio.start_background_task, socketio.sleep, app.config["BOT_DELAY"]).changed
     security.init_app(app, app.config.get("MAXCHEN_HOSTS"))  # after Socket.IO: its requests are checked too
     return app
+
+
+def _seconds_range(text: str) -> tuple[float, float]:
+    """ "1-3" (from 1 to 3 seconds) or "0.1" (always 0.1)."""
+    low, _, high = text.partition("-")
+    return float(low), float(high or low)
 
 
 def _sweeper(rooms: Rooms):

@@ -83,6 +83,7 @@ REASONS = {
     "leave_instead": "not_allowed",
     "still_connected": "not_allowed",
     "offline_grace": "not_allowed",
+    "no_such_strategy": "bad_value",
     "not_shared": "bad_request",
     "not_their_turn": "not_allowed",
     "rate_limited": "rate_limited",

@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from . import fastjson as json
 from . import rules
-from .rulesets import DEFAULT, REGISTRY, RULESETS, SHARED_PHONE, TITLES
+from .rulesets import DEFAULT, N_, REGISTRY, RULESETS, SHARED_PHONE, TITLES
 
 PUBLIC_AREAS = ("players", "table")
 PRIVATE_AREA = "controls"
@@ -98,8 +98,16 @@ def _context(code: str, rules_name: str, names: dict, lang: str) -> dict:
         "option_labels": {key: _(label) for key, label in rule_set.labels.items()},
         "rulesets": list(RULESETS),
         "shared_rulesets": SHARED_PHONE,
+        "strategy_labels": {key: _(label) for key, label in STRATEGY_LABELS.items()},
         "titles": TITLES,
     }
+
+
+STRATEGY_LABELS = {
+    "honest": N_("honest"),
+    "bluffer": N_("bluffer"),
+    "statistician": N_("statistician"),
+}
 
 
 def _render(name: str, context: dict) -> str:

@@ -66,6 +66,7 @@ TEXTS = {
     "bad_seat": _l("seat must be a whole number from 0 to %(high)s."),
     "leave_instead": _l("To go yourself, leave the room."),
     "still_connected": _l("%(name)s is still connected."),
+    "no_such_strategy": _l("There is no bot strategy %(strategy)s. Choose one of %(choices)s."),
     "offline_grace": _l("%(name)s went offline only a moment ago. You may remove them in %(seconds)s s."),
     "not_shared": _l("Only a one-phone table passes the phone."),
     "not_their_turn": _l("It is not that player's turn."),

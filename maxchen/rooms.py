@@ -46,6 +46,7 @@ class Rooms:
         self.release = lambda socket: None  # release(socket): the transport lets go of a gone seat's socket
         self.presence = presence if presence is not None else Presence()
         self.offline_grace = 0.0  # seconds a player must be offline before the host may remove them mid-game
+        self.changed = lambda room: None  # changed(room): after every change, under its lock (the bots move)
         self._guard = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
         self._broken: set[str] = set()  # rooms whose saved state did not load (logged once)
@@ -93,6 +94,7 @@ class Rooms:
             self.store.save(room.code, room.to_dict(), room.game.drain_rolls() if room.game else ())
         gone = [p for p in before if room.seat(p) is None]
         self._notify(room, gone=gone)
+        self.changed(room)
         for player in gone:
             for socket in self.presence.drop_player(room.code, player):
                 self.release(socket)  # told `removed` above; now it hears nothing more of the room
@@ -251,6 +253,7 @@ class Rooms:
                 self.welcome(socket, room)
             if socket.player is not None and not was_connected:  # once per seat, not per socket
                 self._notify(room, areas=("players",), welcomed=socket.sid)
+            self.changed(room)  # after a restart the bots wait until someone looks again
             return room
 
     def disconnect(self, sid: str):

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from confusable_homoglyphs.utils import load
 
 from . import fastjson as json
+from .bots import STRATEGIES
 from .errors import IllegalMove
 from .rulesets import RULESETS
 
@@ -24,7 +25,9 @@ CODE_LENGTH = 5
 MAX_SEATS = 10
 NAME_LENGTH = 20
 ROOM_TTL = 6 * 3600
-ROOM_ACTIONS = ("start", "configure", "seat", "remove", "leave", "uncover")
+ROOM_ACTIONS = ("start", "configure", "seat", "remove", "leave", "uncover", "add_bot")
+# Computer players take these names (mathematicians of chance), the first one free.
+BOT_NAMES = ("Ada", "Blaise", "Carl", "Emmy", "Pierre", "Grace", "Kurt", "Sofia", "Alan", "Hypatia")
 
 
 def normalize_code(text) -> str:
@@ -231,6 +234,7 @@ class Seat:
     token_hash: str | None
     waiting: bool = False
     left: bool = False
+    bot: str | None = None  # a computer player's strategy (it has no token: the server plays it)
 
 
 class Room:
@@ -364,6 +368,21 @@ class Room:
         for seat in members:
             seat.waiting = False
         self.phase = "playing"
+
+    def _add_bot(self, player, payload, connected, dice):
+        """The host seats a computer player with a strategy (`honest`, `bluffer`, `statistician`)."""
+        self._require_host(player)
+        self._require_no_game()
+        strategy = payload.get("strategy", "honest")
+        if strategy not in STRATEGIES:
+            raise IllegalMove("no_such_strategy", strategy=str(strategy)[:40], choices=", ".join(STRATEGIES))
+        taken = [s.name for s in self.members()]
+        name = next((n for n in BOT_NAMES if not any(looks_like(n, t) for t in taken)), None)
+        if name is None:
+            raise IllegalMove("room_full", limit=MAX_SEATS)
+        seat, _ = self.add(name)
+        seat.token_hash = None  # nobody acts for it over the network
+        seat.bot = strategy
 
     def _configure(self, player, payload, connected, dice):
         self._require_host(player)
@@ -568,10 +587,11 @@ class Room:
                 {
                     "id": seat.id,
                     "name": seat.name,
-                    "connected": seat.id in connected,
+                    "connected": seat.id in connected or seat.bot is not None,
                     "activity": connected.get(seat.id) if seat.id in connected else None,
                     "waiting": seat.waiting,
                     "left": seat.left,
+                    "bot": seat.bot,
                     **fields,
                 }
             )

@@ -213,6 +213,9 @@ def _my_rooms() -> list[dict]:
     return found
 
 
+AGAINST_BOTS = ("statistician", "bluffer")  # Lügen needs three players: with you, two bots will do
+
+
 @bp.post("/rooms")
 def create():
     """Create a room from the home page; the creator is host."""
@@ -221,6 +224,9 @@ def create():
         seat = _rooms().create(name, request.form.get("rules") or DEFAULT)
     except IllegalMove as error:
         return _home(error, name=shown_name(name))
+    if request.form.get("bots"):  # "Play against bots": two computer players sit down with you
+        for strategy in AGAINST_BOTS:
+            _rooms().act(seat["code"], seat["player"], {"action": "add_bot", "strategy": strategy})
     _remember(seat["code"], seat["token"], name.strip())
     return redirect(url_for("web.room", code=seat["code"]), 303)
 
@@ -390,6 +396,8 @@ def _form_action() -> dict:
         payload["value"] = form["value"]
     if "player" in form:
         payload["player"] = form["player"]
+    if "strategy" in form:
+        payload["strategy"] = form["strategy"]
     if "rules" in form:
         payload["options"] = {"rules": form["rules"], **_form_options(form["rules"])}
     return payload

@@ -833,3 +833,46 @@ def test_the_board_on_a_projector_follows_the_game_and_stages_the_reveal(browser
         == 2
     )  # the board took no seat
     board.context.close()
+
+
+def test_a_newcomer_plays_against_bots_from_the_home_page_to_the_end(browser):
+    """The quickest way to try the game: one tap, two bots, a whole game of Poschen."""
+    from .conftest import Server
+
+    server = Server(env={"MAXCHEN_BOT_DELAY": "0.05-0.2"}).wait_ready()
+    ann = Phone(browser, server.url, "de-DE")
+    try:
+        ann.page.goto(server.url + "/")
+        ann.page.fill("form[action='/rooms'] input[name=name]", "Ann")
+        ann.page.select_option("form[action='/rooms'] select[name=rules]", "poschen")
+        ann.page.click("form[action='/rooms'] button[name=bots]")
+        ann.page.wait_for_function("() => document.querySelectorAll('.lobby-list .player').length === 3")
+        assert ann.page.locator(".lobby-list .tag.bot").count() == 2
+        ann.page.select_option("form.options select[name='option.lives']", "3")
+        ann.page.wait_for_selector("#table [data-meta]", state="attached")
+        ann.page.click("button[data-action=start]")
+        turns = 0
+        while True:
+            phone, state = wait_turn([ann], timeout=30)
+            if state == "over":
+                break
+            turns += 1
+            assert turns < 60, "the game never ended"
+            if state == "shake":
+                shake_by_keys(ann)
+                ann.page.wait_for_selector("form.announce")
+            elif state == "announce":
+                # The smallest value it may say: often a lie, which the statistician may check.
+                ann.page.locator("form.announce label.value").first.click()
+                ann.page.click("form.announce button[type=submit]")
+                ann.page.wait_for_selector("form.announce", state="detached")
+            else:
+                ann.page.click("#controls button[data-action=check]")
+                ann.page.wait_for_selector("#controls button[data-action=check]", state="detached")
+        standings = ann.page.locator(".standings li")
+        assert standings.count() == 3
+        ann.shot("bots-over-de")
+        assert ann.errors == []
+    finally:
+        ann.context.close()
+        server.stop()

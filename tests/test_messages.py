@@ -18,6 +18,7 @@ PARAMS = {
     "limit": 20,
     "rules": "skat",
     "seconds": 30,
+    "strategy": "psychic",
 }
 
 

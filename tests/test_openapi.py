@@ -318,7 +318,9 @@ def test_every_documented_status_comes_up():
     # Past its limit of failures, an address waits for all but the rooms it holds a seat in.
     app.config["MAXCHEN_LIMIT_FAILURES"] = "1 per hour"
     checked.call("GET", "/api/rooms/{code}", code, "forged")  # the one failure allowed
+    app.config["MAXCHEN_LIMIT_ROOMS"] = "1 per hour"  # rooms have their own limit
     checked.create("Dan")
+    checked.create("Eve")  # 429
     checked.join(code, "Dan")
     checked.view(code, {"token": "forged"})
     checked.act(code, {"token": "forged"}, "shake")
