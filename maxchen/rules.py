@@ -4,6 +4,7 @@ Pure functions over values: no state, no I/O, no randomness.
 """
 
 import re
+from fractions import Fraction
 
 MAEXCHEN = 21
 # RULES.md §1: plain numbers, then doubles, then Mäxchen; ascending.
@@ -87,7 +88,7 @@ def value_name(value: int) -> str:
     return str(value)
 
 
-def probability(value: int) -> float:
-    """Chance that one roll of two dice shows exactly `value`."""
+def probability(value: int) -> Fraction:
+    """Chance that one roll of two dice shows exactly `value`: 1/36 for a double, else 2/36 (21 too)."""
     high, low = divmod(value, 10)
-    return (1 if high == low else 2) / 36
+    return Fraction(1 if high == low else 2, 36)

@@ -15,9 +15,7 @@ FACES = (1, 2, 3, 4, 5, 6)
 MIN_EXPECTED = 5  # the usual rule: χ² reads well when every expected count is at least 5
 
 
-def value_chance(value: int) -> Fraction:
-    """The chance that two dice show `value` (RULES.md §1): 1/36 for a double, else 2/36."""
-    return Fraction(1, 36) if value != rules.MAEXCHEN and value // 10 == value % 10 else Fraction(2, 36)
+value_chance = rules.probability  # RULES.md §1
 
 
 def theory(kind: str) -> dict[int, Fraction]:

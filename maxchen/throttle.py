@@ -14,6 +14,8 @@ environment variables of the same names):
 - MAXCHEN_LIMIT_PAGES, per address: the open pages (home, rules, language,
   manifest): cheap each, but a flood of them from one address must not take
   the server from the tables.
+- MAXCHEN_LIMIT_SIMULATIONS, per address: runs of the simulator on /learn
+  (100,000 games take a few seconds of a core).
 - MAXCHEN_LIMIT_ROOMS, per address: new rooms (the load benchmark's 2,000
   players open 334 in a few seconds).
 - MAXCHEN_LIMIT_EVENTS, per seat: actions and signals over its sockets (a person makes one or two a
@@ -49,6 +51,7 @@ from .table import hash_token
 LIMITS = {
     "MAXCHEN_LIMIT_FAILURES": "60 per minute; 300 per hour",
     "MAXCHEN_LIMIT_PAGES": "20 per second; 600 per minute",
+    "MAXCHEN_LIMIT_SIMULATIONS": "10 per minute; 100 per hour",
     "MAXCHEN_LIMIT_ROOMS": "600 per minute; 3000 per hour",
     "MAXCHEN_LIMIT_EVENTS": "20 per second; 600 per minute",
     "MAXCHEN_LIMIT_PACKETS": "40 per second",
@@ -58,7 +61,7 @@ FAILED = frozenset((401, 403, 404))
 ROOM_MAKERS = ("web.create", "web.create_table", "api.create_room")
 
 
-OPEN_PAGES = ("web.index", "web.rules_page", "web.language", "web.manifest", "static")
+OPEN_PAGES = ("web.index", "web.rules_page", "web.learn", "web.language", "web.manifest", "static")
 
 
 def _exempt() -> bool:
@@ -129,6 +132,11 @@ class Throttle:
             for endpoint in endpoints:
                 if endpoint in app.view_functions and endpoint != "static":  # static files are cached
                     app.view_functions[endpoint] = limit(app.view_functions[endpoint])
+        simulations = self.limiter.limit(
+            lambda: current_app.config["MAXCHEN_LIMIT_SIMULATIONS"], exempt_when=lambda: "games" not in request.args
+        )
+        if "web.learn" in app.view_functions:
+            app.view_functions["web.learn"] = simulations(app.view_functions["web.learn"])
         # A sliding window of two counters: O(1) per event, where a moving window keeps every hit.
         self.windows = SlidingWindowCounterRateLimiter(SweptMemoryStorage())
         self.packets = PacketBudget(self.config["MAXCHEN_LIMIT_PACKETS"])

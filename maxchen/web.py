@@ -5,6 +5,8 @@ every page and partial is rendered for that one player from `view_for`.
 """
 
 import contextlib
+import functools
+import io
 import json
 import re
 from functools import lru_cache
@@ -31,7 +33,7 @@ from werkzeug.exceptions import HTTPException
 from . import messages, rules
 from .api import act_as, json_error
 from .errors import IllegalMove
-from .live import page_parts, value_label
+from .live import STRATEGY_LABELS, page_parts, value_label
 from .rooms import normalize_code
 from .rulesets import DEFAULT, REGISTRY, RULESETS, SHARED_PHONE, TITLES
 from .table import shown_name
@@ -442,6 +444,87 @@ def rules_page():
     """The rules in player language, with the value ladder."""
     ladder = [(value, value_label(value), rules.probability(value)) for value in rules.VALUES]
     return render_template(f"rules/{select_locale()}.html", ladder=ladder)
+
+
+VERDICTS = {
+    "few": _l("Too few rolls to judge yet: every value needs at least 5 expected."),
+    "fair": _l("The dice look fair: a spread like this comes up by chance more often than one time in twenty."),
+    "unusual": _l("Unusual: a spread like this comes up by chance less than one time in twenty."),
+    "suspect": _l("Very unlikely by chance (less than one time in a thousand): are the dice loaded?"),
+}
+SEATS_ON_FORM = 6
+
+
+def _percent(chance) -> str:
+    return f"{float(chance) * 100:.1f} %"
+
+
+@bp.get("/learn")
+def learn():
+    """The ladder's odds, and a simulator: N games of bots with chosen strategies, against theory."""
+    from . import simulate, stats  # numpy loads only for the page that uses it
+
+    ladder = [
+        {
+            "value": value,
+            "label": value_label(value),
+            "exactly": f"{int(rules.probability(value) * 36)}/36",
+            "at_least": _percent(stats.at_least(value)),
+            "beaten": _percent(stats.beats(value)),
+        }
+        for value in rules.VALUES
+    ]
+    seats = [s for s in request.args.getlist("seat") if s]
+    form = {"games": request.args.get("games", "10000"), "seats": (seats or ["statistician", "honest", "bluffer"])}
+    form["seats"] = (form["seats"] + [""] * SEATS_ON_FORM)[:SEATS_ON_FORM]
+    context = {"ladder": ladder, "form": form, "max_games": simulate.MAX_GAMES, "strategy_labels": _strategy_labels()}
+    if "games" not in request.args:
+        return render_template("learn.html", **context)
+    try:
+        result = _simulated(seats, request.args["games"])
+    except IllegalMove as error:
+        return render_template("learn.html", error=_message(error), **context), error.status
+    if request.args.get("format") == "csv":
+        out = io.StringIO()
+        simulate.write_csv(result, out)
+        return current_app.response_class(out.getvalue(), mimetype="text/csv")
+    test = stats.test(result.rolls, "values")
+    csv_url = url_for("web.learn", **{**request.args.to_dict(flat=False), "format": "csv"})
+    return render_template(
+        "learn.html",
+        result=result,
+        test=test,
+        verdict=VERDICTS[test["verdict"]],
+        csv_url=csv_url,
+        value_name=str,  # the chart names values by their number: short under a bar
+        **context,
+    )
+
+
+def _simulated(seats: list[str], games: str):
+    """The simulation the form asks for, run off the server's loop; IllegalMove for a bad form."""
+    from . import simulate
+
+    if not WHOLE.fullmatch(games) or not 1 <= int(games) <= simulate.MAX_GAMES:
+        raise IllegalMove("option_range", option=gettext("Games"), low=1, high=simulate.MAX_GAMES)
+    if not 2 <= len(seats) <= SEATS_ON_FORM:
+        raise IllegalMove("player_count", code="bad_value", game="Mäxchen", low=2, high=SEATS_ON_FORM)
+    if any(seat not in _strategy_labels() for seat in seats):
+        raise IllegalMove(
+            "no_such_strategy",
+            strategy=next(s for s in seats if s not in _strategy_labels())[:40],
+            choices=", ".join(_strategy_labels()),
+        )
+    run = functools.partial(simulate.simulate, seats, int(games))
+    if current_app.config["ASYNC_MODE"] == "eventlet":
+        from eventlet import tpool  # numpy works in a thread of its own: the tables go on meanwhile
+
+        return tpool.execute(run)
+    return run()
+
+
+def _strategy_labels() -> dict:
+    return {key: gettext(label) for key, label in STRATEGY_LABELS.items()}
 
 
 @bp.get("/manifest.webmanifest")

@@ -440,3 +440,45 @@ def test_after_a_believed_mayer_the_only_choice_is_made_and_said(app):
     form = html[html.index('<form class="announce"') : html.index("</form>", html.index('<form class="announce"'))]
     assert re.findall(r'value="(\d+)" required', form) == ["21"] and "checked" in form
     assert "Only Mayer is left to announce." in form and ">Announce: Mayer</button>" in form
+
+
+def test_learn_shows_the_ladders_odds(client):
+    html = client.get("/learn").get_data(as_text=True)
+    rows = re.findall(r"<tr[^>]*><td>([^<]+)</td><td>([^<]+)</td><td>([^<]+)</td><td>([^<]+)</td></tr>", html)
+    assert rows[0] == ("Mäxchen", "2/36", "5.6 %", "0.0 %")  # the top of the ladder: nothing beats it
+    assert ("31", "2/36", "100.0 %", "94.4 %") in rows and ("61", "2/36", "50.0 %", "44.4 %") in rows
+    assert len(rows) == 21
+
+
+def test_learn_simulates_and_reads_the_dice_against_theory(client):
+    html = client.get("/learn?games=3000&seat=statistician&seat=honest&seat=").get_data(as_text=True)
+    assert "3000 games in" in html and "<svg" in html and "χ² = " in html and "degrees of freedom 20" in html
+    rates = re.findall(r"<td>(statistician|honest)</td><td>([\d.]+) %</td>", html)
+    assert [name for name, _ in rates] == ["statistician", "honest"]
+    assert sum(float(rate) for _, rate in rates) == pytest.approx(100, abs=0.2)
+    csv = client.get("/learn?games=500&seat=honest&seat=honest&format=csv")
+    assert csv.mimetype == "text/csv" and csv.get_data(as_text=True).startswith("section,key,count")
+
+
+@pytest.mark.parametrize(
+    ("query", "says"),
+    [
+        ("games=0&seat=honest&seat=honest", "Games must be a whole number from 1 to 100000."),
+        ("games=200000&seat=honest&seat=honest", "Games must be a whole number from 1 to 100000."),
+        ("games=²&seat=honest&seat=honest", "Games must be a whole number"),
+        ("games=10&seat=honest", "Mäxchen needs 2 to 6 players."),
+        ("games=10&seat=psychic&seat=honest", "There is no bot strategy psychic."),
+    ],
+)
+def test_learn_refuses_a_bad_form_and_keeps_it(client, query, says):
+    response = client.get("/learn?" + query)
+    assert response.status_code == 400 and says in response.get_data(as_text=True)
+    assert 'name="games"' in response.get_data(as_text=True)
+
+
+def test_simulations_are_limited_per_address(app):
+    app.config["MAXCHEN_LIMIT_SIMULATIONS"] = "2 per minute"
+    client = app.test_client()
+    answers = [client.get("/learn?games=10&seat=honest&seat=honest").status_code for _ in range(3)]
+    assert answers == [200, 200, 429]
+    assert client.get("/learn").status_code == 200  # the odds stay readable
