@@ -320,7 +320,11 @@ class MaexchenGame(Game):
             self.announcement["value"] if self.announcement and self.announcement["player"] == self.cup_owner else None
         )
         value = rules.value_of(self.cup)
-        self._rolls.append({"dice": list(self.cup), "value": value, "announced": announced, "found": found})
+        # Seen by all only at a check; a cup believed, accepted or voided leaves the table unseen.
+        public = found is not None
+        self._rolls.append(
+            {"dice": list(self.cup), "value": value, "announced": announced, "found": found, "public": public}
+        )
         if announced is not None and found is None and rules.rank(value) < rules.rank(announced):
             # A lie passed on unseen: counted, and the count told only when the game is over. Whose
             # lie and what was under the cup are never told: nobody saw those dice.

@@ -17,10 +17,11 @@ from flask_babel import force_locale, get_locale, get_translations
 from markupsafe import Markup
 
 from . import fastjson as json
-from . import rules
+from . import rules, stats
 from .rulesets import DEFAULT, N_, REGISTRY, RULESETS, SHARED_PHONE, TITLES
 
 PUBLIC_AREAS = ("players", "table")
+BOARD_AREA = "stats"  # a watcher's page (the board) only
 PRIVATE_AREA = "controls"
 
 
@@ -146,14 +147,23 @@ def render_private(room, player: str, lang: str | None = None) -> str:
 
 
 def page_parts(room, player: str | None, connected: dict, seq: int, lang: str | None = None) -> dict[str, Markup]:
-    """Every area of one player's page (public and, for a seat, private), wrapped."""
+    """Every area of one page, wrapped: the public ones, then a seat's own, or a board's statistics."""
     lang = _lang(lang)
     public = render_public(room.public_view(connected), lang)
-    # Both are templates rendered with autoescape: user text in them is escaped already.
+    # All are templates rendered with autoescape: user text in them is escaped already.
     parts = {area: Markup(_wrap(area, html, room.version, seq)) for area, html in public.items()}  # noqa: S704
     if player is not None:
         parts[PRIVATE_AREA] = Markup(render_private(room, player, lang))  # noqa: S704
+    else:
+        parts[BOARD_AREA] = Markup(render_board(room, lang))  # noqa: S704
     return parts
+
+
+def render_board(room, lang: str | None = None) -> str:
+    """The board's statistics area: the room's counts as the table may see them, wrapped."""
+    lang = _lang(lang)
+    context = {**_context(room.code, room.rules, {}, lang), "counts": stats.shown(room.counts), "value_name": str}
+    return _wrap(BOARD_AREA, _render("partials/stats.html", context), room.version)
 
 
 def _area_keys(public: dict) -> dict[str, str]:
@@ -205,6 +215,17 @@ class Live:
                 fresh = render_public(public, lang, changed)
                 html = "".join(_wrap(area, fresh[area], room.version, seq) for area in changed)
                 self.emit("parts", {"html": html}, channel(code, lang), welcomed)
+        boards = [s for s in pages if s.player is None]
+        if boards:
+            key = json.dumps(stats.shown(room.counts))  # what the board shows: never the unseen rolls
+            with self._lock:
+                fresh = self._public.setdefault(code, {}).get(BOARD_AREA) != key
+                self._public[code][BOARD_AREA] = key
+            for lang in sorted({s.lang for s in boards}) if fresh else ():
+                html = render_board(room, lang)
+                for socket in boards:
+                    if socket.lang == lang:
+                        self.emit("parts", {"html": html}, socket.sid)
         views, rendered = {}, {}
         for socket in sockets:
             player = socket.player
@@ -237,6 +258,9 @@ class Live:
             parts = page_parts(room, socket.player, connected, self.presence.seq(room.code), socket.lang)
         if socket.player is not None:
             self._private[socket.sid] = json.dumps([room.private_since(socket.player), socket.lang])
+        else:
+            with self._lock:  # the board holds the statistics as they are now
+                self._public.setdefault(room.code, {})[BOARD_AREA] = json.dumps(stats.shown(room.counts))
         self.emit("parts", {"html": "".join(parts.values()), "reset": True}, socket.sid)
 
     def forget(self, sid: str) -> None:

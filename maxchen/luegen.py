@@ -225,7 +225,9 @@ class LuegenGame(Game):
         for cup in self.cups.values():
             if cup is not None:
                 value = count_matches([cup], bid["face"])
-                self._rolls.append({"dice": list(cup), "value": value, "announced": None, "found": None})
+                self._rolls.append(
+                    {"dice": list(cup), "value": value, "announced": None, "found": None, "public": True}
+                )
 
     def remove(self, player):
         """RULES.md §5: out for good (keeping any mats); mid-round the round is void."""

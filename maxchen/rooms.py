@@ -91,7 +91,9 @@ class Rooms:
                 self._locks.pop(room.code, None)
             self.presence.forget(room.code)
         else:
-            self.store.save(room.code, room.to_dict(), room.game.drain_rolls() if room.game else ())
+            rolls = room.game.drain_rolls() if room.game else ()
+            room.count_rolls(rolls)
+            self.store.save(room.code, room.to_dict(), rolls)
         gone = [p for p in before if room.seat(p) is None]
         self._notify(room, gone=gone)
         self.changed(room)

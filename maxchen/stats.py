@@ -101,3 +101,64 @@ def test(observed: dict[int, int], kind: str) -> dict:
         for key, share in expected.items()
     ]
     return {"kind": kind, "total": total, "rows": rows, "chi2": statistic, "df": df, "p": p, "verdict": verdict}
+
+
+# --- a room's counts, shown only when the table may know them ---
+#
+# A roll counts at once when everyone saw it (at a check or a doubt); a roll
+# passed on unseen (believed, accepted, left in a cup) waits in `pending`
+# until its game is over. Else the board would tell on a liar: "41" ticking
+# up right after Ann's "62" was believed. Keys are strings (the counts are
+# stored as JSON).
+
+
+def new_counts() -> dict:
+    """Empty counts of a room."""
+    return {"values": {}, "faces": {}, "checks": 0, "lies": 0, "checked": {}, "pending": {"values": {}, "faces": {}}}
+
+
+def count_rolls(counts: dict, rolls) -> None:
+    """Add settled rolls (from `Game.drain_rolls`) to a room's counts."""
+    for roll in rolls:
+        target = counts if roll.get("public") else counts["pending"]
+        if len(roll["dice"]) == 2:  # Mäxchen and Poschen: the value of the two dice
+            _add(target["values"], roll["value"])
+        else:  # Lügen: every die of a cup
+            for face in roll["dice"]:
+                _add(target["faces"], face)
+        if roll.get("found") is not None:  # a check: who lied, at what height of the ladder
+            counts["checks"] += 1
+            counts["lies"] += not roll["found"]
+            checked = counts["checked"].setdefault(str(roll["announced"]), [0, 0])
+            checked[0] += 1
+            checked[1] += not roll["found"]
+
+
+def settle(counts: dict) -> None:
+    """The game is over: the rolls nobody saw count now."""
+    for kind in ("values", "faces"):
+        for key, n in counts["pending"][kind].items():
+            _add(counts[kind], key, n)
+        counts["pending"][kind] = {}
+
+
+def _add(counter: dict, key, n: int = 1) -> None:
+    counter[str(key)] = counter.get(str(key), 0) + n
+
+
+def shown(counts: dict) -> dict:
+    """What the table may see of a room's counts: the rolls against theory, and the checks."""
+    values = {int(k): n for k, n in counts["values"].items()}
+    faces = {int(k): n for k, n in counts["faces"].items()}
+    ladder = [
+        {"value": value, "checks": counts["checked"][str(value)][0], "lies": counts["checked"][str(value)][1]}
+        for value in rules.VALUES
+        if str(value) in counts["checked"]
+    ]
+    return {
+        "values": test(values, "values") if values else None,
+        "faces": test(faces, "faces") if faces else None,
+        "checks": counts["checks"],
+        "lies": counts["lies"],
+        "ladder": ladder,
+    }

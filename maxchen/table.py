@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from confusable_homoglyphs.utils import load
 
 from . import fastjson as json
+from . import stats
 from .bots import STRATEGIES
 from .errors import IllegalMove
 from .rulesets import RULESETS
@@ -254,8 +255,10 @@ class Room:
         shared=False,
         holder=None,
         since=None,
+        counts=None,
     ):
         self.code = code
+        self.counts = counts or stats.new_counts()  # the rolls and checks of every game here (stats.shown)
         # player -> [key of their private part, the version since when it is so]
         self.since: dict[str, list] = since or {}
         # Pass and play: one device (the host's seat) plays for everyone; the
@@ -491,6 +494,12 @@ class Room:
         waiting = game.waiting_for() if game is not None and self.phase == "playing" else []
         return {"holder": self.holder, "next": None if self.holder else (waiting or [None])[0]}
 
+    def count_rolls(self, rolls) -> None:
+        """Settled rolls into the room's counts; at the end of a game the unseen ones count too."""
+        stats.count_rolls(self.counts, rolls)
+        if self.phase == "over":
+            stats.settle(self.counts)
+
     def public_view(self, connected: dict, players: list | None = None) -> dict:
         """What everyone at the table may see: a seatless watcher's view."""
         view = self._view(None, connected, players)
@@ -614,6 +623,7 @@ class Room:
             "shared": self.shared,
             "holder": self.holder,
             "since": self.since,
+            "counts": self.counts,
         }
 
     @classmethod
@@ -633,4 +643,5 @@ class Room:
             shared=data.get("shared", False),
             holder=data.get("holder"),
             since=data.get("since"),
+            counts=data.get("counts"),
         )

@@ -446,12 +446,6 @@ def rules_page():
     return render_template(f"rules/{select_locale()}.html", ladder=ladder)
 
 
-VERDICTS = {
-    "few": _l("Too few rolls to judge yet: every value needs at least 5 expected."),
-    "fair": _l("The dice look fair: a spread like this comes up by chance more often than one time in twenty."),
-    "unusual": _l("Unusual: a spread like this comes up by chance less than one time in twenty."),
-    "suspect": _l("Very unlikely by chance (less than one time in a thousand): are the dice loaded?"),
-}
 SEATS_ON_FORM = 6
 
 
@@ -494,7 +488,6 @@ def learn():
         "learn.html",
         result=result,
         test=test,
-        verdict=VERDICTS[test["verdict"]],
         csv_url=csv_url,
         value_name=str,  # the chart names values by their number: short under a bar
         **context,

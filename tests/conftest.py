@@ -175,9 +175,9 @@ class Server:
             if self.process.poll() is not None:
                 raise RuntimeError("server exited:\n" + self.output())
             try:
-                requests.get(self.url + "/", timeout=1)
+                requests.get(self.url + "/", timeout=2)
                 return self
-            except requests.ConnectionError:
+            except (requests.ConnectionError, requests.Timeout):  # not listening yet, or busy starting
                 time.sleep(0.1)
         raise TimeoutError("server did not come up")
 

@@ -166,3 +166,36 @@ def test_a_one_phone_table_has_no_board(app, rooms):
     table = rooms.create_shared(["Anna", "Boris"])
     response = app.test_client().get(f"/r/{table['code']}/board")
     assert response.status_code == 409 and "This table plays on one phone" in response.get_data(as_text=True)
+
+
+def test_the_boards_statistics_never_tell_on_a_believed_roll(app, rooms, dice):
+    """Ann's 4-1 behind a believed "62" must not tick the board's 41 before her game is over."""
+    host = rooms.create("Ann")
+    code = host["code"]
+    ben = rooms.join(code, "Ben")
+    cem = rooms.join(code, "Cem")
+    board = app.test_client()
+    watcher = socketio.test_client(app, auth={"room": code, "watch": True})
+    parts(watcher)
+
+    def counted():
+        html = board.get(f"/r/{code}/board").get_data(as_text=True)
+        stats = html[html.index('id="stats"') :]
+        return {int(v): int(n) for v, n in re.findall(r"<title>(\d+): [\d.]+ % \((\d+)\)</title>", stats) if n != "0"}
+
+    dice.add((4, 1), (6, 5))
+    rooms.act(code, host["player"], {"action": "start"})
+    rooms.act(code, host["player"], {"action": "shake"})
+    rooms.act(code, host["player"], {"action": "announce", "value": 62})
+    rooms.act(code, ben["player"], {"action": "believe"})
+    assert counted() == {}
+    assert not any('id="stats"' in html for html in parts(watcher))  # nothing pushed to the board either
+    rooms.act(code, ben["player"], {"action": "shake"})
+    rooms.act(code, ben["player"], {"action": "announce", "value": 65})
+    rooms.act(code, cem["player"], {"action": "check"})  # Ben's 65 is shown to all: it counts
+    assert counted() == {65: 1}
+    assert any('id="stats"' in html for html in parts(watcher))
+    # The game ends (the others leave): now Ann's unseen 41 counts too.
+    rooms.act(code, ben["player"], {"action": "leave"})
+    rooms.act(code, cem["player"], {"action": "leave"})
+    assert counted() == {65: 1, 41: 1}
