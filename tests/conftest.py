@@ -169,7 +169,7 @@ class Server:
         self.log.seek(0)
         return self.log.read()
 
-    def wait_ready(self, timeout=20):
+    def wait_ready(self, timeout=60):  # a busy machine (CI beside other jobs) starts it slowly
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -18,6 +18,7 @@ def test_create_room_answers_code_seat_and_link(api, client):
             "activity": None,
             "waiting": False,
             "left": False,
+            "bot": None,
             "out": False,
             "points": 0,
         }

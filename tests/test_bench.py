@@ -17,7 +17,8 @@ PAGE = (ROOT / "static" / "app.js").read_text()
 
 
 def test_the_browser_client_follows_the_page_script():
-    assert re.search(r"io\(\{\s*auth: \{ (\w+): ROOM \}", PAGE)[1] == load.PAGE_AUTH_KEY
+    # A seat's page (not the board, which watches) authenticates by its room and the cookie.
+    assert re.search(r"io\(\{\s*auth: BOARD \? \{[^}]*\} : \{ (\w+): ROOM \}", PAGE)[1] == load.PAGE_AUTH_KEY
     assert f'socket.on("{load.PARTS_EVENT}", (message) => applyParts(message.html, message.reset))' in PAGE
     assert 'const ACT_URL = "/r/" + ROOM + "/act";' in PAGE and load.ACT_PATH == "/r/{code}/act"
     assert f'xhr.getResponseHeader("{load.TOAST_HEADER}")' in PAGE

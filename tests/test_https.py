@@ -42,11 +42,12 @@ PROBE = textwrap.dedent(
                               cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     result = {}
     try:
-        for _ in range(200):
+        deadline = time.monotonic() + 60  # a busy machine starts it slowly
+        while time.monotonic() < deadline:
             try:
-                requests.get(f"http://127.0.0.1:{port}/", timeout=1)
+                requests.get(f"http://127.0.0.1:{port}/", timeout=2)
                 break
-            except requests.ConnectionError:
+            except (requests.ConnectionError, requests.Timeout):
                 time.sleep(0.1)
         result["plain_localhost"] = requests.get(f"http://127.0.0.1:{port}/", timeout=5).status_code
         # The generated certificate itself vouches for the LAN address.
