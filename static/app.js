@@ -41,6 +41,11 @@
       const newer = a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
       const other = a[0] !== b[0] || a[1] !== b[1];
       if (!(newer || (reset && other))) continue;
+      // A folded part the player opened (the host's settings) stays open.
+      for (const folded of old.querySelectorAll("details[id]")) {
+        const twin = fresh.querySelector("#" + folded.id);
+        if (twin) twin.open = folded.open;
+      }
       old.replaceWith(fresh);
       htmx.process(fresh);
       swapped = true;

@@ -506,7 +506,7 @@ def test_four_phones_play_luegen_to_its_loser(browser, server):
     # The host picks Lügen and two beer mats in the lobby.
     phones, code = join_phones(browser, server, ["Ann", "Ben", "Cem", "Dora"], ["en-US"] * 4, rules="luegen")
     host = phones[0]
-    host.page.select_option("form.options select[name='option.mats']", "2")
+    settings(host.page).select_option("form.options select[name='option.mats']", "2")
     host.page.wait_for_function(
         "() => document.querySelector('#table .lobby-rules').textContent.includes('Beer mats: 2')"
     )
@@ -576,6 +576,13 @@ def test_four_phones_play_luegen_to_its_loser(browser, server):
         phone.context.close()
 
 
+def settings(page):
+    """The host's settings, unfolded (they fold away so the start and the players keep the screen)."""
+    if not page.locator("#host-settings[open]").count():
+        page.click("#host-settings > summary")
+    return page
+
+
 def join_phones(browser, server, names, locales, rules=None):
     """Phones for `names`: the first creates the room (and picks `rules`), the others join by link."""
     phones = [Phone(browser, server.url, locale) for locale in locales]
@@ -591,7 +598,7 @@ def join_phones(browser, server, names, locales, rules=None):
     for phone in phones:
         phone.page.wait_for_function(f"() => document.querySelectorAll('.lobby-list .dot.on').length === {len(names)}")
     if rules:
-        host.page.select_option("form.options select[name=rules]", rules)
+        settings(host.page).select_option("form.options select[name=rules]", rules)
         host.page.wait_for_selector(f"#table [data-meta][data-rules={rules}]", state="attached")
     return phones, code
 
@@ -848,7 +855,7 @@ def test_a_newcomer_plays_against_bots_from_the_home_page_to_the_end(browser):
         ann.page.click("form[action='/rooms'] button[name=bots]")
         ann.page.wait_for_function("() => document.querySelectorAll('.lobby-list .player').length === 3")
         assert ann.page.locator(".lobby-list .tag.bot").count() == 2
-        ann.page.select_option("form.options select[name='option.lives']", "3")
+        settings(ann.page).select_option("form.options select[name='option.lives']", "3")
         ann.page.wait_for_selector("#table [data-meta]", state="attached")
         ann.page.click("button[data-action=start]")
         turns = 0
