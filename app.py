@@ -153,6 +153,7 @@ def main(argv=None):
         print(f"maxchen: cannot listen on port {args.port}: {error.strerror or error}", file=sys.stderr)
         sys.exit(1)
     socketio.start_background_task(_sweeper, app.extensions["maxchen.rooms"])
+    socketio.start_background_task(app.extensions["maxchen.rooms"].wake)  # bots in games a restart interrupted
     socketio.start_background_task(app.extensions["maxchen.throttle"].sweep_forever, socketio.sleep)
     skeleton("")  # loads the look-alike table now, not at the first join (0.3 s)
     serve.banner(spots, args.async_mode)

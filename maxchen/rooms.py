@@ -5,6 +5,7 @@ saves it, then hands the changed room to `push` (see `maxchen.live`).
 Presence (who is connected, who shakes or peeks) has one owner: `Presence`.
 """
 
+import contextlib
 import logging
 import math
 import secrets
@@ -85,7 +86,7 @@ class Rooms:
         room.touched = self.clock()
         room.mark_private()
         self.presence.end_activity(room.code)  # every change ends a shake or a peek
-        if not room.members():
+        if not room.people():  # nobody left but bots: they do not play on alone
             self.store.delete(room.code)
             with self._guard:  # nothing of the room stays behind (its lock's holders find no room)
                 self._locks.pop(room.code, None)
@@ -236,9 +237,16 @@ class Rooms:
     def _after_grace(self, room: Room, target) -> None:
         """Mid-game a player may be removed only after `offline_grace` seconds away (a reload is no reason)."""
         seat = room.seat(target) if isinstance(target, str) else None
-        waited = self.presence.offline_for(room.code, target) if seat else None
+        waited = self.presence.offline_for(room.code, target) if seat and seat.bot is None else None
         if waited is not None and waited < self.offline_grace:
             raise IllegalMove("offline_grace", name=seat.name, seconds=math.ceil(self.offline_grace - waited))
+
+    def wake(self) -> None:
+        """After a start: bots whose move it is in a stored game move again (nothing else would ask them)."""
+        for code in self.store.untouched_since(float("inf")):
+            with contextlib.suppress(IllegalMove), self._locked(code) as room:
+                if room.phase == "playing" and any(s.bot for s in room.members()):
+                    self.changed(room)
 
     def connect(self, socket: Socket) -> Room:
         """A connection opened (a seat's, or a watcher's with player None); the room as it is."""

@@ -51,6 +51,7 @@ class Result:
     checks: int = 0
     lies_caught: int = 0
     seconds: float = 0.0
+    seed: int | None = None
 
     def win_rates(self) -> list[dict]:
         """Per strategy: games played, wins, the rate and its 95 % interval (Wilson), per seat."""
@@ -245,6 +246,7 @@ def simulate(strategies: list[str], games: int, seed: int | None = None) -> Resu
         checks=checks,
         lies_caught=caught,
         seconds=time.perf_counter() - started,
+        seed=seed,
     )
 
 

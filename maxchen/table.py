@@ -287,6 +287,10 @@ class Room:
         """Everyone present, in seating order."""
         return [s for s in self.seats if not s.left]
 
+    def people(self) -> list[Seat]:
+        """The members who are not bots: without one, the room is over (bots play for people)."""
+        return [s for s in self.members() if s.bot is None]
+
     def add(self, name: str) -> tuple[Seat, str]:
         """Seat a newcomer; during a game they wait for the next one."""
         if self.shared:
@@ -465,7 +469,7 @@ class Room:
         order = [s.id for s in self.seats]
         start = order.index(old) if old in order else -1
         after = order[start + 1 :] + order[: start + 1]
-        members = [p for p in after if self.seat(p)]
+        members = [p for p in after if self.seat(p) and self.seat(p).bot is None]  # a bot hosts nothing
         return next((p for p in members if p in connected), members[0] if members else None)
 
     # --- views ------------------------------------------------------------

@@ -127,13 +127,16 @@ class Throttle:
         self.limiter = Limiter(
             get_remote_address, app=app, strategy="sliding-window-counter", storage_uri="maxchen-memory://"
         )
-        for key, endpoints in (("MAXCHEN_LIMIT_ROOMS", ROOM_MAKERS), ("MAXCHEN_LIMIT_PAGES", OPEN_PAGES)):
+        pages = (*OPEN_PAGES, "web.board")  # the board: the costliest page to draw, and no seat behind it
+        for key, endpoints in (("MAXCHEN_LIMIT_ROOMS", ROOM_MAKERS), ("MAXCHEN_LIMIT_PAGES", pages)):
             limit = self.limiter.shared_limit(lambda key=key: current_app.config[key], scope=key)
             for endpoint in endpoints:
                 if endpoint in app.view_functions and endpoint != "static":  # static files are cached
                     app.view_functions[endpoint] = limit(app.view_functions[endpoint])
         simulations = self.limiter.limit(
-            lambda: current_app.config["MAXCHEN_LIMIT_SIMULATIONS"], exempt_when=lambda: "games" not in request.args
+            lambda: current_app.config["MAXCHEN_LIMIT_SIMULATIONS"],
+            exempt_when=lambda: "games" not in request.args,
+            deduct_when=lambda response: response.status_code == 200,  # a mistyped form costs nothing
         )
         if "web.learn" in app.view_functions:
             app.view_functions["web.learn"] = simulations(app.view_functions["web.learn"])

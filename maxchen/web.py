@@ -9,6 +9,8 @@ import functools
 import io
 import json
 import re
+import secrets
+import threading
 from functools import lru_cache
 from urllib.parse import urlsplit
 
@@ -475,15 +477,19 @@ def learn():
     if "games" not in request.args:
         return render_template("learn.html", **context)
     try:
-        result = _simulated(seats, request.args["games"])
+        result = _simulated(seats, request.args["games"], request.args.get("seed", ""))
     except IllegalMove as error:
-        return render_template("learn.html", error=_message(error), **context), error.status
+        response = make_response(render_template("learn.html", error=_message(error), **context), error.status)
+        if error.reason == "rate_limited":  # busy with another's simulation
+            response.headers["Retry-After"] = str(error.params["seconds"])
+        return response
     if request.args.get("format") == "csv":
         out = io.StringIO()
         simulate.write_csv(result, out)
         return current_app.response_class(out.getvalue(), mimetype="text/csv")
     test = stats.test(result.rolls, "values")
-    csv_url = url_for("web.learn", **{**request.args.to_dict(flat=False), "format": "csv"})
+    # The same games again as CSV: the same seed (and only the form's own fields).
+    csv_url = url_for("web.learn", games=result.games, seat=seats, seed=result.seed, format="csv")
     return render_template(
         "learn.html",
         result=result,
@@ -494,8 +500,11 @@ def learn():
     )
 
 
-def _simulated(seats: list[str], games: str):
-    """The simulation the form asks for, run off the server's loop; IllegalMove for a bad form."""
+_SIMULATING = threading.BoundedSemaphore(1)  # one simulation at a time, whoever asks: a core stays for the tables
+
+
+def _simulated(seats: list[str], games: str, seed: str):
+    """The simulation the form asks for, run off the server's loop; IllegalMove for a bad form or a busy server."""
     from . import simulate
 
     if not WHOLE.fullmatch(games) or not 1 <= int(games) <= simulate.MAX_GAMES:
@@ -508,12 +517,19 @@ def _simulated(seats: list[str], games: str):
             strategy=next(s for s in seats if s not in _strategy_labels())[:40],
             choices=", ".join(_strategy_labels()),
         )
-    run = functools.partial(simulate.simulate, seats, int(games))
-    if current_app.config["ASYNC_MODE"] == "eventlet":
-        from eventlet import tpool  # numpy works in a thread of its own: the tables go on meanwhile
+    if seed and not (WHOLE.fullmatch(seed) and int(seed) >= 0):
+        raise IllegalMove("whole_number", field="seed")
+    run = functools.partial(simulate.simulate, seats, int(games), int(seed) if seed else secrets.randbelow(10**9))
+    if not _SIMULATING.acquire(blocking=False):
+        raise IllegalMove("rate_limited", seconds=5)
+    try:
+        if current_app.config["ASYNC_MODE"] == "eventlet":
+            from eventlet import tpool  # numpy works in a thread of its own: the tables go on meanwhile
 
-        return tpool.execute(run)
-    return run()
+            return tpool.execute(run)
+        return run()
+    finally:
+        _SIMULATING.release()
 
 
 def _strategy_labels() -> dict:

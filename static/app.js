@@ -521,8 +521,14 @@
       this.paint();
       signal(this.peeking ? "peeking" : null);
       if (this.peeking) $("live").textContent = T.your_dice + " " + this.values.join(", ");
+      if (this.peeking) {
+        // Once a player has peeked, a small phone may shorten the coaster's words to its arrow.
+        document.body.classList.add("peeked");
+        sessionStorage.setItem("maxchen-peeked", "1");
+      }
     },
   };
+  if (sessionStorage.getItem("maxchen-peeked") === "1") document.body.classList.add("peeked");
 
   let lastBump = 0;
   function bump() {

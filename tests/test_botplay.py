@@ -87,3 +87,45 @@ def test_play_against_bots_seats_two_from_the_home_page(app):
     members = app.extensions["maxchen.rooms"].load(code).members()
     assert [m.bot for m in members] == [None, "statistician", "bluffer"]
     assert "Start the game" in browser.get(f"/r/{code}").get_data(as_text=True)  # Lügen's three are there
+
+
+def _room_with_bots(rooms, *people):
+    host = rooms.create("Ann")
+    seats = [host] + [rooms.join(host["code"], name) for name in people]
+    for strategy in ("honest", "bluffer"):
+        rooms.act(host["code"], host["player"], {"action": "add_bot", "strategy": strategy})
+    return host["code"], seats
+
+
+def test_bots_do_not_play_on_alone_and_never_host():
+    rooms = Rooms()
+    code, (ann, ben) = _room_with_bots(rooms, "Ben")
+    rooms.act(code, ann["player"], {"action": "start"})
+    rooms.act(code, ann["player"], {"action": "leave"})
+    assert rooms.view(code, ben["player"])["host"] == ben["player"]  # Ben, offline, before any bot
+    rooms.act(code, ben["player"], {"action": "leave"})
+    with pytest.raises(IllegalMove, match="room_not_found"):  # nobody but bots: the room is gone
+        rooms.load(code)
+
+
+def test_the_host_removes_a_bot_at_once_mid_game():
+    rooms = Rooms()
+    rooms.offline_grace = 15
+    code, (ann,) = _room_with_bots(rooms)
+    rooms.act(code, ann["player"], {"action": "start"})
+    bot = next(p["id"] for p in rooms.view(code, ann["player"])["players"] if p["bot"] == "bluffer")
+    view = rooms.act(code, ann["player"], {"action": "remove", "player": bot})
+    assert next(p for p in view["players"] if p["id"] == bot)["left"]
+
+
+def test_after_a_restart_the_bots_move_again():
+    rooms = Rooms()
+    code, (ann,) = _room_with_bots(rooms)
+    rooms.act(code, ann["player"], {"action": "start"})
+    rooms.act(code, ann["player"], {"action": "shake"})
+    rooms.act(code, ann["player"], {"action": "announce", "value": 31})  # the honest bot's turn
+    version = rooms.view(code, ann["player"])["version"]
+    restarted = Rooms(store=rooms.store)  # a new process on the same store; nobody connects
+    restarted.changed = BotPlay(restarted, _spawn, time.sleep, delay=(0, 0)).changed
+    restarted.wake()
+    assert wait_until(lambda: restarted.view(code, ann["player"])["version"] > version, 10)

@@ -204,3 +204,10 @@ def test_a_flood_of_open_pages_from_one_address_waits():
     answers = [client.get(path).status_code for path in ["/", "/rules", "/", "/manifest.webmanifest", "/", "/"]]
     assert answers == [200] * 5 + [429]
     assert client.get("/static/style.css").status_code == 200  # files are not pages
+
+
+def test_the_board_counts_as_a_page():
+    app = _app(MAXCHEN_LIMIT_PAGES="3 per minute")
+    code = Api(app.test_client()).create("Ann")["code"]
+    client = app.test_client()
+    assert [client.get(f"/r/{code}/board").status_code for _ in range(4)] == [200, 200, 200, 429]

@@ -1,5 +1,7 @@
 """The pages and htmx partials through Flask's test client."""
 
+import csv
+import io
 import json
 import re
 from pathlib import Path
@@ -416,7 +418,7 @@ def test_standings_after_everyone_else_left_say_so_and_leave_out_a_later_seat(ap
     act(cem, code, action="leave", version=version(cem, code))
     dan, _ = make_seat(app, code, "Dan")  # sits down after the game: not part of it
     html = ann.get(f"/r/{code}").get_data(as_text=True)
-    standings = html[html.index('class="standings"') : html.index("</ol>", html.index('class="standings"'))]
+    standings = html[html.index('class="standings won"') : html.index("</ol>", html.index('class="standings'))]
     names = re.findall(r"<bdi>(\w+)</bdi>", standings)
     assert names == ["Ann", "Cem", "Ben"]  # the winner, then the last to leave
     assert standings.count("· left") == 2
@@ -482,3 +484,26 @@ def test_simulations_are_limited_per_address(app):
     answers = [client.get("/learn?games=10&seat=honest&seat=honest").status_code for _ in range(3)]
     assert answers == [200, 200, 429]
     assert client.get("/learn").status_code == 200  # the odds stay readable
+
+
+def test_learns_csv_holds_the_very_games_on_the_page_and_odd_parameters_break_nothing(client):
+    html = client.get("/learn?games=400&seat=honest&seat=bluffer&_scheme=x&_anchor=y&_method=POST").get_data(
+        as_text=True
+    )
+    link = re.search(r'href="(/learn\?[^"]*format=csv[^"]*)"', html)[1].replace("&amp;", "&")
+    assert "_scheme" not in link and "seed=" in link
+    shown = [float(rate) for rate in re.findall(r"<td>(?:honest|bluffer)</td><td>([\d.]+) %</td>", html)]
+    rows = list(csv.DictReader(io.StringIO(client.get(link).get_data(as_text=True))))
+    assert [round(100 * int(r["count"]) / 400, 1) for r in rows if r["section"] == "wins"] == shown
+
+
+def test_one_simulation_at_a_time_whoever_asks(client):
+    from maxchen import web
+
+    assert web._SIMULATING.acquire(blocking=False)  # someone's 100,000 games are running
+    try:
+        busy = client.get("/learn?games=10&seat=honest&seat=honest")
+        assert busy.status_code == 429 and busy.headers["Retry-After"] == "5"
+    finally:
+        web._SIMULATING.release()
+    assert client.get("/learn?games=10&seat=honest&seat=honest").status_code == 200
