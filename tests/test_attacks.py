@@ -330,30 +330,29 @@ def test_a_removed_or_leaving_seat_hears_nothing_more_of_the_room(server):
     assert "removed" in heard["Ben"]  # told why first
 
 
+def _guess(server, code: str, length: int, start: bytes) -> socket.socket:
+    """An attacker's join of room `code`: the head and the first bytes of a body of `length` bytes."""
+    guess = socket.create_connection(("127.0.0.1", server.port), source_address=(ATTACKER, 0))
+    guess.sendall(
+        f"POST /api/rooms/{code}/players HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nConnection: close\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {length}\r\n\r\n".encode()
+        + start
+    )
+    return guess
+
+
 def test_guesses_held_until_they_time_out_spend_the_budget():
     """Bodies that never come block the address while held, and count as failures after: no free lockout."""
     budget = 5
     server = Server(env={"MAXCHEN_LIMIT_FAILURES": f"{budget} per minute", "MAXCHEN_BODY_TIMEOUT": "1"}).wait_ready()
     held = []
     try:
-        for n in range(budget):
-            guess = socket.socket()
-            guess.bind((ATTACKER, 0))
-            guess.connect(("127.0.0.1", server.port))
-            guess.sendall(
-                f"POST /api/rooms/ZZZ{n:02d}/players HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
-                f"Content-Type: application/json\r\nContent-Length: 20\r\n\r\n{{".encode()
-            )
-            held.append(guess)
+        held += [_guess(server, f"ZZZ{n:02d}", 20, b"{") for n in range(budget)]
         for guess in held:  # each is cut when its body does not come
             guess.settimeout(10)
             assert guess.recv(65536).startswith(b"HTTP/1.1 400")
         # Those five were failures: the next guess from the address waits.
-        with socket.create_connection(("127.0.0.1", server.port), source_address=(ATTACKER, 0)) as guess:
-            guess.sendall(
-                f"POST /api/rooms/ZZZ99/players HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
-                f"Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{{}}".encode()
-            )
+        with _guess(server, "ZZZ99", 2, b"{}") as guess:
             guess.settimeout(10)
             assert guess.recv(65536).startswith(b"HTTP/1.1 429")
     finally:
@@ -369,16 +368,7 @@ def test_guesses_sent_all_at_once_get_no_more_than_the_budget():
     body = json.dumps({"name": "Guest"}).encode()
     guesses = []
     try:
-        for n in range(count):
-            guess = socket.socket()
-            guess.bind((ATTACKER, 0))
-            guess.connect(("127.0.0.1", server.port))
-            guess.sendall(
-                f"POST /api/rooms/ZZZ{n:02d}/players HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
-                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
-                + body[:1]
-            )
-            guesses.append(guess)
+        guesses += [_guess(server, f"ZZZ{n:02d}", len(body), body[:1]) for n in range(count)]
         statuses = []
         for guess in guesses:  # now every body is finished
             guess.sendall(body[1:])
