@@ -201,6 +201,8 @@ class MaexchenGame(Game):
     TITLE = "Mäxchen"
     ACTIONS = ("shake", "believe", "check", "accept", "announce")
     OUT_AT = 5
+    # The teaching hint: beside each announcement the odds of a fresh roll (a classroom asks).
+    OPTIONS = {"hint": Option(default="off", choices=("off", "on"))}
 
     def __init__(self, players, options=None, dice=None):
         super().__init__(players, options, dice)

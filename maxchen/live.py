@@ -100,6 +100,7 @@ def _context(code: str, rules_name: str, names: dict, lang: str) -> dict:
         "rulesets": list(RULESETS),
         "shared_rulesets": SHARED_PHONE,
         "strategy_labels": {key: _(label) for key, label in STRATEGY_LABELS.items()},
+        "chances": lambda value: (stats.at_least(value), stats.beats(value)),  # the teaching hint
         "titles": TITLES,
     }
 

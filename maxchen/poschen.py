@@ -10,7 +10,7 @@ class PoschenGame(MaexchenGame):
     NAME = "poschen"
     TITLE = "Poschen"
     ACTIONS = ("shake", "believe", "check", "announce")
-    OPTIONS = {"lives": Option(default=5, low=3, high=10)}
+    OPTIONS = {"lives": Option(default=5, low=3, high=10), **MaexchenGame.OPTIONS}
     SCORE = "lives"
 
     @classmethod

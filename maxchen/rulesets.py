@@ -45,6 +45,8 @@ DOUBLES = (
     N_("double six"),
 )
 
+HINT_LABELS = {"hint": N_("Teaching hint"), "off": N_("off"), "on": N_("on")}
+
 REGISTRY: dict[str, RuleSet] = {
     rule_set.game.NAME: rule_set
     for rule_set in (
@@ -53,13 +55,14 @@ REGISTRY: dict[str, RuleSet] = {
             "Mäxchen",
             DOUBLES,
             summary=N_("Two dice under the cup: say more than the last player, or bluff. Caught out: a point."),
+            labels=HINT_LABELS,
         ),
         RuleSet(
             PoschenGame,
             N_("Mayer"),  # seeds/000: "Mayer" and "four posch"
             (N_("one posch"), N_("two posch"), N_("three posch"), N_("four posch"), N_("five posch"), N_("six posch")),
             summary=N_("Mäxchen with lives: lose them all and you are out; the last one in wins."),
-            labels={"lives": N_("Lives")},
+            labels={"lives": N_("Lives"), **HINT_LABELS},
         ),
         RuleSet(
             LuegenGame,

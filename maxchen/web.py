@@ -205,7 +205,9 @@ def _option_fields(rules: str) -> tuple[dict, dict, dict]:
     """A rule set's options for a form: their specs, labels and defaults."""
     game = RULESETS[rules]
     labels = {key: gettext(label) for key, label in REGISTRY[rules].labels.items()}
-    return {name: option.describe() for name, option in game.OPTIONS.items()}, labels, game.default_options()
+    # The teaching hint is set in the room: each of the form's rule sets would send a field of that name.
+    specs = {name: option.describe() for name, option in game.OPTIONS.items() if name != "hint"}
+    return specs, labels, game.default_options()
 
 
 def _my_rooms() -> list[dict]:

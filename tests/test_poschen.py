@@ -33,7 +33,7 @@ def test_the_host_sets_three_to_ten_lives(value):
     ann = rooms.create("Ann", "poschen")
     rooms.join(ann["code"], "Ben")
     view = rooms.act(ann["code"], ann["player"], {"action": "configure", "options": {"lives": value}})
-    assert view["options"] == {"lives": value}
+    assert view["options"] == {"lives": value, "hint": "off"}
     assert [p["lives"] for p in view["players"]] == [value, value]
     view = rooms.act(ann["code"], ann["player"], {"action": "start"})
     assert [p["lives"] for p in view["players"]] == [value, value]
@@ -46,7 +46,7 @@ def test_lives_out_of_range_are_refused(value):
     with pytest.raises(IllegalMove) as caught:
         rooms.act(ann["code"], ann["player"], {"action": "configure", "options": {"lives": value}})
     assert caught.value.code == "bad_value"
-    assert rooms.view(ann["code"], ann["player"])["options"] == {"lives": 5}
+    assert rooms.view(ann["code"], ann["player"])["options"] == {"lives": 5, "hint": "off"}
 
 
 @pytest.mark.parametrize(

@@ -130,7 +130,7 @@ def test_configure_checks_rules_and_options(room):
     refused("bad_value", rooms.act, code, ann, {"action": "configure", "options": {"speed": 3}})
     refused("bad_request", rooms.act, code, ann, {"action": "configure", "options": [1]})
     view = rooms.act(code, ann, {"action": "configure", "options": {"rules": "maexchen"}})
-    assert (view["rules"], view["options"]) == ("maexchen", {})
+    assert (view["rules"], view["options"]) == ("maexchen", {"hint": "off"})
     rooms.act(code, ann, {"action": "start"})
     refused("game_running", rooms.act, code, ann, {"action": "configure", "options": {}})
     refused("game_running", rooms.act, code, ann, {"action": "start"})

@@ -507,3 +507,18 @@ def test_one_simulation_at_a_time_whoever_asks(client):
     finally:
         web._SIMULATING.release()
     assert client.get("/learn?games=10&seat=honest&seat=honest").status_code == 200
+
+
+def test_the_teaching_hint_gives_the_odds_beside_the_announcement(app, dice):
+    ann, code = make_seat(app)
+    ben, _ = make_seat(app, code, "Ben")
+    assert "Teaching hint: off" in ann.get(f"/r/{code}").get_data(as_text=True)  # off unless the host asks
+    act(ann, code, action="configure", version=version(ann, code), rules="maexchen", **{"option.hint": "on"})
+    dice.add((6, 5))
+    act(ann, code, action="start", version=version(ann, code))
+    act(ann, code, action="shake", version=version(ann, code))
+    act(ann, code, action="announce", value="65", version=version(ann, code))
+    # 65 or more: 65 and the six doubles and Mäxchen, 10/36; beaten by 8/36.
+    assert "A fresh roll is at least this 28 % of the time, and beats it 22 %." in ben.get(f"/r/{code}").get_data(
+        as_text=True
+    )
