@@ -95,7 +95,7 @@ def test_the_bots_script_plays_to_a_winner(server):
 def test_an_online_poschen_game_through_the_api_and_sockets(server):
     lines = []
     final = play_bots.play(server.url, 3, "poschen", say=lines.append)
-    assert (final["rules"], final["phase"], final["options"]) == ("poschen", "over", {"lives": 5})
+    assert (final["rules"], final["phase"], final["options"]) == ("poschen", "over", {"lives": 5, "hint": "off"})
     assert all("lives" in p and "points" not in p for p in final["players"])
     winner = next(p for p in final["players"] if p["id"] == final["winner"])
     assert winner["lives"] > 0 and not winner["out"]
