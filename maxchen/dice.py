@@ -1,17 +1,25 @@
-"""Where dice come from: the system's secure generator, or a fixed list."""
+"""Where dice come from: the system's secure generator, a seeded one, or a fixed list."""
 
+import random
 import secrets
 
 
-class SystemDice:
-    """Production dice: `secrets.SystemRandom` (RULES.md §5)."""
+class SeededDice:
+    """Replayable dice from a seed (or a `random.Random`): simulations and tests, never a real game."""
 
-    def __init__(self):
-        self._random = secrets.SystemRandom()
+    def __init__(self, seed=None):
+        self._random = seed if isinstance(seed, random.Random) else random.Random(seed)
 
     def roll(self, count: int) -> list[int]:
         """Roll `count` six-sided dice."""
         return [self._random.randint(1, 6) for _ in range(count)]
+
+
+class SystemDice(SeededDice):
+    """Production dice: `secrets.SystemRandom` (RULES.md §5)."""
+
+    def __init__(self):
+        super().__init__(secrets.SystemRandom())
 
 
 class FixedDice:

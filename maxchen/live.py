@@ -160,6 +160,11 @@ def page_parts(room, player: str | None, connected: dict, seq: int, lang: str | 
     return parts
 
 
+def _board_key(room) -> str:
+    """What the board's statistics show, as a key: never the unseen rolls."""
+    return json.dumps(stats.shown(room.counts))
+
+
 def render_board(room, lang: str | None = None) -> str:
     """The board's statistics area: the room's counts as the table may see them, wrapped."""
     lang = _lang(lang)
@@ -218,7 +223,7 @@ class Live:
                 self.emit("parts", {"html": html}, channel(code, lang), welcomed)
         boards = [s for s in pages if s.player is None]
         if boards:
-            key = json.dumps(stats.shown(room.counts))  # what the board shows: never the unseen rolls
+            key = _board_key(room)
             with self._lock:
                 fresh = self._public.setdefault(code, {}).get(BOARD_AREA) != key
                 self._public[code][BOARD_AREA] = key
@@ -261,7 +266,7 @@ class Live:
             self._private[socket.sid] = json.dumps([room.private_since(socket.player), socket.lang])
         else:
             with self._lock:  # the board holds the statistics as they are now
-                self._public.setdefault(room.code, {})[BOARD_AREA] = json.dumps(stats.shown(room.counts))
+                self._public.setdefault(room.code, {})[BOARD_AREA] = _board_key(room)
         self.emit("parts", {"html": "".join(parts.values()), "reset": True}, socket.sid)
 
     def forget(self, sid: str) -> None:

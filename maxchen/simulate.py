@@ -20,22 +20,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import bots, rules
+from .dice import SeededDice
 from .rulesets import RULESETS
 
 OUT_AT = 5  # RULES.md §2: 5 points and a player is out
 MAX_GAMES = 100_000
 Z95 = 1.959964  # the normal quantile of a 95 % interval
-
-
-class RandomDice:
-    """Dice from a seeded `random.Random`: replayable simulations (never for real games)."""
-
-    def __init__(self, rng: random.Random):
-        self._rng = rng
-
-    def roll(self, count: int) -> list[int]:
-        """`count` dice."""
-        return [self._rng.randint(1, 6) for _ in range(count)]
 
 
 @dataclass
@@ -81,7 +71,7 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
 def play_engine(strategies: list[str], rng: random.Random, rules_name: str = "maexchen", options=None) -> dict:
     """One game of the real engine between bots: the winner's seat (Lügen: the loser's), rounds, rolls."""
     players = [f"p{i}" for i in range(len(strategies))]
-    game = RULESETS[rules_name](players, options, dice=RandomDice(rng))
+    game = RULESETS[rules_name](players, options, dice=SeededDice(rng))
     game.apply(players[0], "start", {}) if "start" in game.allowed(players[0]) else None
     rolls: list[dict] = []
     moves = 0

@@ -1,7 +1,6 @@
 """Fixtures: the app, its clients, fixed dice and a real server process."""
 
 import os
-import random
 import shutil
 import socket
 import subprocess
@@ -14,21 +13,11 @@ import pytest
 import requests
 
 from app import create_app, socketio
-from maxchen.dice import FixedDice
+from maxchen.dice import FixedDice, SeededDice  # noqa: F401 - the tests take seeded dice from here
 from maxchen.errors import IllegalMove
 from maxchen.rooms import Rooms
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-class SeededDice:
-    """Reproducible random dice for state machines."""
-
-    def __init__(self, seed):
-        self._random = random.Random(seed)
-
-    def roll(self, count):
-        return [self._random.randint(1, 6) for _ in range(count)]
 
 
 def refused(game, player, action, code, **payload):
