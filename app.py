@@ -44,8 +44,9 @@ from flask import Flask  # noqa: E402
 from flask_babel import Babel  # noqa: E402
 from flask_socketio import SocketIO  # noqa: E402
 
-from maxchen import api, assets, events, fastjson, security, serve, throttle, web  # noqa: E402
+from maxchen import api, assets, classes, events, fastjson, security, serve, throttle, web  # noqa: E402
 from maxchen.botplay import BotPlay  # noqa: E402
+from maxchen.classroom import Classrooms  # noqa: E402
 from maxchen.rooms import Rooms  # noqa: E402
 from maxchen.store import MemoryStore, SqliteStore  # noqa: E402
 from maxchen.table import skeleton  # noqa: E402
@@ -76,8 +77,10 @@ def create_app(test_config=None) -> Flask:
     rooms = app.config.get("ROOMS") or Rooms(dice=app.config.get("DICE"))
     app.extensions["maxchen.rooms"] = rooms
     rooms.offline_grace = app.config["OFFLINE_GRACE"]
+    app.extensions["maxchen.classes"] = Classrooms(rooms)
     Babel(app, locale_selector=web.select_locale)
     app.register_blueprint(web.bp)
+    app.register_blueprint(classes.bp)
     app.register_blueprint(api.bp)
     assets.init_app(app)
     app.extensions["maxchen.throttle"] = throttle.Throttle(app)  # after the views it limits
@@ -89,8 +92,14 @@ def create_app(test_config=None) -> Flask:
         json=fastjson,
         serializer=events.TextPacket,
     )
-    events.init_app(app, socketio, rooms, web.select_locale, web.LANGUAGES)
-    rooms.changed = BotPlay(rooms, socketio.start_background_task, socketio.sleep, app.config["BOT_DELAY"]).changed
+    bots = BotPlay(rooms, socketio.start_background_task, socketio.sleep, app.config["BOT_DELAY"])
+    class_board = events.init_app(app, socketio, rooms, web.select_locale, web.LANGUAGES)
+
+    def changed(room):
+        bots.changed(room)
+        class_board.table_changed(room)
+
+    rooms.changed = changed
     security.init_app(app, app.config.get("MAXCHEN_HOSTS"))  # after Socket.IO: its requests are checked too
     return app
 
@@ -101,10 +110,11 @@ def _seconds_range(text: str) -> tuple[float, float]:
     return float(low), float(high or low)
 
 
-def _sweeper(rooms: Rooms):
+def _sweeper(app):
     while True:
         socketio.sleep(SWEEP_EVERY)
-        rooms.sweep()
+        app.extensions["maxchen.rooms"].sweep()
+        app.extensions["maxchen.classes"].sweep()
 
 
 def main(argv=None):
@@ -152,7 +162,7 @@ def main(argv=None):
     except OSError as error:
         print(f"maxchen: cannot listen on port {args.port}: {error.strerror or error}", file=sys.stderr)
         sys.exit(1)
-    socketio.start_background_task(_sweeper, app.extensions["maxchen.rooms"])
+    socketio.start_background_task(_sweeper, app)
     socketio.start_background_task(app.extensions["maxchen.rooms"].wake)  # bots in games a restart interrupted
     socketio.start_background_task(app.extensions["maxchen.throttle"].sweep_forever, socketio.sleep)
     skeleton("")  # loads the look-alike table now, not at the first join (0.3 s)

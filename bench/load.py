@@ -1,6 +1,6 @@
 """The live table under load: real clients against the real server process.
 
-    .venv/bin/python bench/load.py [--kind browser|bot|both] [--players 60 300 1000 2000]
+    .venv/bin/python bench/load.py [--kind browser|bot|both|class] [--players 60 300 1000 2000]
                                    [--seconds 20] [--url URL]
 
 Rooms of 6 play Mäxchen; each room makes one action per second. Two kinds of
@@ -246,6 +246,33 @@ async def drive(room: list[Client], until: float, stats: Stats):
         await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - tick)))
 
 
+async def seat_class(base, players: int) -> tuple[list[list[Client]], socketio.AsyncClient, list]:
+    """One class (kind `class`): its students join on the class page, the teacher seats them at
+    tables of 5, each student's page follows the class page to its table; a class board watches."""
+    teacher = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+    async with teacher.post(base + "/classes", data={"rules": "maexchen", "size": "5"}) as response:
+        code = str(response.url).rsplit("/", 1)[1]
+    students = [BrowserClient(base) for _ in range(players)]
+    for i, student in enumerate(students):
+        async with student.http.post(f"{base}/c/{code}/join", data={"name": f"S{i}"}) as response:
+            assert response.status == 200, await response.text()
+    async with teacher.post(f"{base}/c/{code}/act", data={"action": "seat"}, headers=ACT_HEADERS) as response:
+        assert response.status == 200 and not response.headers.get(TOAST_HEADER), await response.text()
+    await teacher.close()
+    tables: dict[str, list[Client]] = {}
+    for student in students:
+        async with student.http.get(f"{base}/c/{code}") as response:  # the waiting page goes to the table
+            student.code = str(response.url).rsplit("/", 1)[1]
+            student.apply(await response.text(), reset=True)
+        tables.setdefault(student.code, []).append(student)
+    for student in students:
+        await student.connect()
+    board, pushes = socketio.AsyncClient(reconnection=False, json=fastjson), []
+    board.on(PARTS_EVENT, lambda message: pushes.append(len(message["html"])))
+    await board.connect(base, transports=["websocket"], auth={"class": code, "watch": True})
+    return list(tables.values()), board, pushes
+
+
 async def seat_rooms(kind, base, players: int) -> list[list[Client]]:
     """Rooms of 6, created and joined the way this kind of client does it."""
     make = BrowserClient if kind == "browser" else BotClient
@@ -288,7 +315,11 @@ def _pct(values, q):
 
 async def _share(kind, base, players, seconds, ready, go) -> dict:
     """One client process's rooms: seat them, wait for the others, play, count."""
-    rooms = await seat_rooms(kind, base, players)
+    board, pushes = None, []
+    if kind == "class":
+        rooms, board, pushes = await seat_class(base, players)
+    else:
+        rooms = await seat_rooms(kind, base, players)
     await asyncio.to_thread(ready.wait)
     await asyncio.to_thread(go.wait)
     own0 = time.process_time()
@@ -302,8 +333,11 @@ async def _share(kind, base, players, seconds, ready, go) -> dict:
     wall = time.perf_counter() - started
     own = time.process_time() - own0
     await asyncio.gather(*(client.close() for room in rooms for client in room))
+    if board is not None:
+        await board.disconnect()
     return {
-        "players": len(rooms) * ROOM_SIZE,
+        "players": sum(len(room) for room in rooms),
+        "board": (len(pushes), sum(pushes)),
         "latencies": stats.latencies,
         "lags": stats.lags,
         "actions": stats.actions,
@@ -323,7 +357,7 @@ def _client(kind, base, players, seconds, ready, go, results):
 
 async def warm_up(kind, base, actions=12):
     """One room plays a few moves and leaves: the server's one-time costs are paid before RSS is read."""
-    room = (await seat_rooms(kind, base, ROOM_SIZE))[0]
+    room = (await seat_rooms("browser" if kind == "class" else kind, base, ROOM_SIZE))[0]
     await room[0].act({"action": "start"})
     for _ in range(actions):
         actor = next((c for c in room if next_move(c.mine)), None)
@@ -338,13 +372,15 @@ def step(kind, base, players, seconds, pid, processes) -> dict:
     asyncio.run(warm_up(kind, base))
     time.sleep(0.5)
     _, rss_before = _proc(pid) if pid else (0, 0)
+    if kind == "class":  # one class: one teacher seats it, so one client process
+        processes, counts = 1, [players]
+    else:
+        rooms = players // ROOM_SIZE
+        counts = [(rooms // processes + (i < rooms % processes)) * ROOM_SIZE for i in range(processes)]
     ready, go = multiprocessing.Barrier(processes + 1), multiprocessing.Barrier(processes + 1)
     results = multiprocessing.Queue()
-    rooms = players // ROOM_SIZE
-    shares = [rooms // processes + (i < rooms % processes) for i in range(processes)]
     workers = [
-        multiprocessing.Process(target=_client, args=(kind, base, n * ROOM_SIZE, seconds, ready, go, results))
-        for n in shares
+        multiprocessing.Process(target=_client, args=(kind, base, n, seconds, ready, go, results)) for n in counts
     ]
     for worker in workers:
         worker.start()
@@ -381,6 +417,8 @@ def step(kind, base, players, seconds, pid, processes) -> dict:
         "client cpu %": sum(100 * part["cpu"] / part["wall"] for part in done),
         "client lag p95": 1000 * _pct(lags, 0.95),
         "KB/player": (rss - rss_before) / 1024 / max(1, seated),
+        "board/s": sum(part["board"][0] for part in done) / wall,
+        "board KB/s": sum(part["board"][1] for part in done) / wall / 1024,
     }
 
 
@@ -413,7 +451,12 @@ def start_server(instance, checkout=ROOT) -> tuple[subprocess.Popen, str]:
 
 def main(argv=None) -> list[dict]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--kind", choices=("browser", "bot", "both"), default="both")
+    parser.add_argument(
+        "--kind",
+        choices=("browser", "bot", "both", "class"),
+        default="both",
+        help="class: one class of --players students (up to 60) at tables of 5, a class board watching",
+    )
     parser.add_argument("--players", type=int, nargs="+", default=[60, 300, 1000, 2000])
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--url", help="an already running server (CPU and RSS are then not measured)")
@@ -446,7 +489,12 @@ def main(argv=None) -> list[dict]:
             print(
                 f"{row['kind']:8} {row['players']:>7} {row['p50']:>8.1f} {row['p95']:>8.1f} {row['p99']:>8.1f} "
                 f"{row['max']:>8.1f} {row['actions/s']:>7.1f} {row['errors']:>6} {row['cpu %']:>6.0f} "
-                f"{row['KB/player']:>9.0f} {row['client cpu %']:>12.0f} {row['client lag p95']:>17.1f}",
+                f"{row['KB/player']:>9.0f} {row['client cpu %']:>12.0f} {row['client lag p95']:>17.1f}"
+                + (
+                    f"  class board: {row['board/s']:.1f} pushes/s, {row['board KB/s']:.1f} KB/s"
+                    if kind == "class"
+                    else ""
+                ),
                 flush=True,
             )
     return results

@@ -82,6 +82,25 @@ def act(code):
     return jsonify(view if view is not None else {"room": normalize_code(code), "you": None, "left": True})
 
 
+def _classes():
+    return current_app.extensions["maxchen.classes"]
+
+
+@bp.post("/classes/<code>/students")
+def join_class(code):
+    """Join a class as a student; the token is also the seat's at the table they are given."""
+    return jsonify(_classes().join(code, _body().get("name"))), 201
+
+
+@bp.get("/classes/<code>/seat")
+def class_seat(code):
+    """Where the bearer's student sits: {"table": room code or null, "player": id or null}."""
+    role, student = _classes().role(code, bearer_token())
+    table = _classes().table_of(student) if role == "student" else None
+    player = _rooms().authenticate(table, bearer_token()) if table else None
+    return jsonify({"table": table, "player": player})
+
+
 @cache
 def _openapi() -> bytes:
     return OPENAPI.read_bytes()

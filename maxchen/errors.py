@@ -88,6 +88,14 @@ REASONS = {
     "not_their_turn": "not_allowed",
     "rate_limited": "rate_limited",
     "room_broken": "room_broken",
+    "class_not_found": "room_not_found",
+    "not_teacher": "not_host",
+    "class_full": "room_full",
+    "no_such_table": "bad_value",
+    "no_such_student": "bad_value",
+    "table_size": "bad_value",
+    "nobody_waiting": "not_allowed",
+    "nothing_to_start": "not_allowed",
 }
 
 

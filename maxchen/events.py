@@ -2,7 +2,9 @@
 
 Three kinds of socket: the room page (auth {"room"} and the session cookie)
 gets rendered parts; a bot (auth {"token"}) gets its JSON view; a watcher
-(auth {"room", "watch": true}, no seat) gets the public parts only.
+(auth {"room", "watch": true}, no seat) gets the public parts only. A page
+of a class (auth {"class"}) hears `class` events; a class board (with
+"watch": true) gets every table's public parts and the pooled statistics.
 """
 
 import contextlib
@@ -13,11 +15,12 @@ from flask_socketio import ConnectionRefusedError, join_room  # noqa: A004 - sen
 from socketio.packet import BINARY_ACK, BINARY_EVENT, EVENT, Packet
 
 from . import messages
+from .classroom import normalize_class_code
 from .errors import IllegalMove
-from .live import Live, channel
+from .live import ClassLive, Live, channel
 from .presence import WATCHERS_PER_ROOM, Socket
 from .rooms import normalize_code
-from .web import browser_seats
+from .web import browser_classes, browser_seats
 
 RELEASE_AFTER = 1  # seconds a gone seat's socket stays open for what it is still told
 OUTBOX = 128  # packets waiting for a connection that reads none: it is closed at this many
@@ -48,13 +51,15 @@ def _named(data) -> bool:
     return isinstance(data, list) and bool(data) and isinstance(data[0], str)
 
 
-def init_app(app, socketio, rooms, select_locale, languages):
-    """Register the handlers and hand `rooms` the live pushes."""
+def init_app(app, socketio, rooms, select_locale, languages) -> ClassLive:
+    """Register the handlers and hand `rooms` the live pushes; the class boards' pusher is returned."""
 
     def emit(event, data, to, skip=None):
         socketio.emit(event, data, to=to, skip_sid=skip)
 
     live = Live(app, emit, rooms.presence)
+    classes = app.extensions["maxchen.classes"]
+    class_live = ClassLive(app, emit, classes, socketio.start_background_task, socketio.sleep)
     throttle = app.extensions["maxchen.throttle"]
     rooms.push = live.push
     rooms.welcome = live.welcome
@@ -128,6 +133,8 @@ def init_app(app, socketio, rooms, select_locale, languages):
             return None  # a client event named "connect": not a connection
         auth = auth if isinstance(auth, dict) else {}
         address = request.remote_addr or ""
+        if "class" in auth:
+            return _class_socket(auth, address)
         try:
             seat = _bot_seat(auth)
             # A guesser behind the same router must not cut a seated player off.
@@ -142,6 +149,22 @@ def init_app(app, socketio, rooms, select_locale, languages):
             refusal = messages.answer(error, _lang(auth))["error"]
             raise ConnectionRefusedError(refusal["message"], refusal) from None
         return None
+
+    def _class_socket(auth, address):
+        """A page of a class: the teacher's desk, a waiting student, or a class board (`watch`)."""
+        try:
+            held = isinstance(auth["class"], str) and auth["class"].upper() in browser_classes()
+            with contextlib.nullcontext() if held else throttle.attempt(address):  # guessing codes
+                code = normalize_class_code(auth["class"])
+                classes.load(code)
+            join_room(ClassLive.channel(code))
+            watch = auth.get("watch") is True
+            if watch:
+                join_room(ClassLive.channel(code, _lang(auth)))
+            class_live.join(request.sid, code, _lang(auth), watch)
+        except IllegalMove as error:
+            refusal = messages.answer(error, _lang(auth))["error"]
+            raise ConnectionRefusedError(refusal["message"], refusal) from None
 
     def _bot_seat(auth) -> tuple[str, str] | None:
         """A bot's (room code, player), looked up once; None for a page, a watcher or a wrong token."""
@@ -189,6 +212,7 @@ def init_app(app, socketio, rooms, select_locale, languages):
         if _established():
             return  # a client event named "disconnect": the socket is still open
         live.forget(request.sid)
+        class_live.forget(request.sid)
         rooms.disconnect(request.sid)
 
     def as_member(call):
@@ -212,3 +236,5 @@ def init_app(app, socketio, rooms, select_locale, languages):
         """Sent while a player shakes or peeks; the others' players area shows it, never the dice."""
         activity = payload.get("activity") if isinstance(payload, dict) else "?"
         return as_member(lambda code, player: rooms.signal(code, player, activity) or {"ok": True})
+
+    return class_live

@@ -10,6 +10,7 @@ version it shows; the page drops a part older than the one it holds.
 
 import functools
 import threading
+import time
 
 from babel.support import NullTranslations
 from flask import current_app, has_app_context
@@ -18,6 +19,7 @@ from markupsafe import Markup
 
 from . import fastjson as json
 from . import rules, stats
+from .errors import IllegalMove
 from .rulesets import DEFAULT, N_, REGISTRY, RULESETS, SHARED_PHONE, TITLES
 
 PUBLIC_AREAS = ("players", "table")
@@ -172,6 +174,32 @@ def render_board(room, lang: str | None = None) -> str:
     return _wrap(BOARD_AREA, _render("partials/stats.html", context), room.version)
 
 
+SOCKETS_PER_CLASS = 200  # its students' pages (60 at most), the teacher's, the boards
+
+
+def class_parts(overview: dict, classrooms, lang: str | None = None) -> dict[str, str]:
+    """The class board's areas (inner HTML): every table at a glance (its public parts), the pooled statistics."""
+    lang = _lang(lang)
+    tables = []
+    for number, room in enumerate(overview["tables"], 1):
+        view = room.public_view(classrooms.rooms.connected(room.code))
+        names = {p["id"]: p["name"] for p in view["players"]}
+        parts = render_public(view, lang)
+        tables.append({"number": number, "code": room.code, "view": view, "names": names, "parts": parts})
+    context = {**_context(overview["code"], overview["rules"], {}, lang), "overview": overview, "tables": tables}
+    pooled = {**context, "counts": classrooms.pooled(overview["tables"]), "value_name": str, "whole_class": True}
+    return {
+        "tables": _render("partials/class_tables.html", context),
+        BOARD_AREA: _render("partials/stats.html", pooled),
+    }
+
+
+def wrap_class_parts(parts: dict[str, str]) -> str:
+    """A class board's areas as the page holds them; no one version spans a class's rooms: the time of drawing."""
+    version = time.time_ns() // 1_000_000
+    return "".join(_wrap(area, html, version) for area, html in parts.items())
+
+
 def _area_keys(public: dict) -> dict[str, str]:
     """What each public area shows, as a key: an area is rendered again only when its key moves."""
     # Whose turn it is shows in the table area (the page marks that seat itself, and with it
@@ -277,3 +305,94 @@ class Live:
         """Nobody listens to the room any more."""
         with self._lock:
             self._public.pop(code, None)
+
+
+class ClassLive:
+    """Pushes a class's changes: a `class` event to its pages, and the class board's parts.
+
+    The board is drawn at most once per `DELAY` seconds per class (six tables
+    playing at once change many times a second) and only in the languages of
+    the boards watching it.
+    """
+
+    DELAY = 0.3
+
+    def __init__(self, app, emit, classrooms, spawn, sleep):
+        self.app = app
+        self.emit = emit
+        self.classrooms = classrooms
+        self.spawn = spawn
+        self.sleep = sleep
+        self._lock = threading.Lock()
+        self._sockets: dict[str, dict[str, str | None]] = {}  # class code -> sid -> a board's language
+        self._pending: set[str] = set()
+        self._sent: dict[tuple[str, str], dict[str, str]] = {}  # (class, language) -> the areas last drawn
+        classrooms.changed = self.class_changed
+
+    @staticmethod
+    def channel(code: str, lang: str | None = None) -> str:
+        """The Socket.IO room of a class's pages (with a language: of its boards)."""
+        return f"class:{code}" if lang is None else f"class:{code}:{lang}"
+
+    def join(self, sid: str, code: str, lang: str, watch: bool) -> None:
+        """A page of the class connected: a board gets its parts, every page who sits at a table already
+        (a waiting page may have missed its `class` event)."""
+        with self._lock:
+            sockets = self._sockets.setdefault(code, {})
+            if len(sockets) >= SOCKETS_PER_CLASS:
+                raise IllegalMove("watchers_full", limit=SOCKETS_PER_CLASS)
+            sockets[sid] = lang if watch else None
+        overview = self.classrooms.overview(code)
+        if watch:
+            with self.app.app_context():
+                parts = class_parts(overview, self.classrooms, lang)
+            with self._lock:
+                self._sent[code, lang] = parts
+            self.emit("parts", {"html": wrap_class_parts(parts), "reset": True}, sid)
+        self.emit("class", {"seated": [s["id"] for s in overview["roster"] if s["table"]]}, sid)
+
+    def forget(self, sid: str) -> None:
+        """A class socket closed."""
+        with self._lock:
+            for code, sockets in list(self._sockets.items()):
+                if sockets.pop(sid, 0) != 0 and not sockets:
+                    del self._sockets[code]
+                    for key in [key for key in self._sent if key[0] == code]:
+                        del self._sent[key]
+
+    def class_changed(self, code: str, seated: list[str]) -> None:
+        """The class changed (joins, seats, moves): its pages hear it, its boards are drawn again."""
+        self.emit("class", {"seated": seated}, self.channel(code))
+        self._schedule(code)
+
+    def table_changed(self, room) -> None:
+        """A table of a class changed (called under its lock: only plans the drawing)."""
+        if room.classroom is not None:
+            self._schedule(room.classroom)
+
+    def _schedule(self, code: str) -> None:
+        with self._lock:
+            boards = any(self._sockets.get(code, {}).values())
+            if not boards or code in self._pending:
+                return
+            self._pending.add(code)
+        self.spawn(self._draw, code)
+
+    def _draw(self, code: str) -> None:
+        self.sleep(self.DELAY)
+        with self._lock:
+            self._pending.discard(code)
+            langs = sorted({lang for lang in self._sockets.get(code, {}).values() if lang})
+        try:
+            overview = self.classrooms.overview(code)
+        except IllegalMove:
+            return  # the class is gone
+        with self.app.app_context():
+            for lang in langs:
+                parts = class_parts(overview, self.classrooms, lang)
+                with self._lock:
+                    sent = self._sent.get((code, lang), {})
+                    self._sent[code, lang] = parts
+                changed = {area: html for area, html in parts.items() if sent.get(area) != html}
+                if changed:  # only what moved: the statistics change far less often than the tables
+                    self.emit("parts", {"html": wrap_class_parts(changed)}, self.channel(code, lang))

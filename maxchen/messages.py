@@ -73,6 +73,14 @@ TEXTS = {
     "rate_limited": _l("Too many tries. Try again in %(seconds)s s."),
     "watchers_full": _l("This table has all the watchers it takes (%(limit)s)."),
     "room_broken": _l("This room's saved game cannot be read. Please start a new room."),
+    "class_not_found": _l("There is no class with that code."),
+    "not_teacher": _l("Only the teacher can do that."),
+    "class_full": _l("The class is full (%(limit)s students)."),
+    "no_such_table": _l("There is no such table in this class."),
+    "no_such_student": _l("There is no such student in this class."),
+    "table_size": _l("A table seats %(low)s to %(high)s students."),
+    "nobody_waiting": _l("Nobody is waiting for a table."),
+    "nothing_to_start": _l("No table can start now: each needs %(low)s players and no game running."),
 }
 
 assert set(TEXTS) == set(REASONS), "every reason has its text"  # noqa: S101 - a import-time invariant

@@ -127,11 +127,12 @@ class Rooms:
             room.mark_private()
             self.store.save(room.code, room.to_dict())
 
-    def create(self, name, rules=DEFAULT) -> dict:
-        """A new room with its creator as host."""
+    def create(self, name, rules=DEFAULT, token_hash=None, classroom=None, options=None) -> dict:
+        """A new room with its creator as host (a class's table: the student's token and the class)."""
         rules = ruleset_name(DEFAULT if rules is None else rules)
-        room = Room(None, rules, RULESETS[rules].default_options(), [], None, touched=self.clock())
-        seat, token = room.add(name)
+        options = {**RULESETS[rules].default_options(), **(options or {})}
+        room = Room(None, rules, options, [], None, touched=self.clock(), classroom=classroom)
+        seat, token = room.add(name, token_hash)
         room.host = seat.id
         self._store_new(room)
         return {"code": room.code, "player": seat.id, "token": token}
@@ -158,11 +159,11 @@ class Rooms:
         self._store_new(room)
         return {"code": room.code, "player": device.id, "token": token}
 
-    def join(self, code, name) -> dict:
-        """Seat `name` in the room (waiting when a game runs)."""
+    def join(self, code, name, token_hash=None) -> dict:
+        """Seat `name` in the room (waiting when a game runs); `token_hash` of a token they hold already."""
         with self._locked(normalize_code(code)) as room:
             before = {s.id for s in room.members()}
-            seat, token = room.add(name)
+            seat, token = room.add(name, token_hash)
             self._commit(room, before)
         return {"player": seat.id, "token": token}
 

@@ -142,6 +142,18 @@ def settle(counts: dict) -> None:
         counts["pending"][kind] = {}
 
 
+def merge(total: dict, counts: dict) -> None:
+    """Add one room's counts to `total` (a class's tables pooled): every number, at every depth."""
+    for key, value in counts.items():
+        if isinstance(value, dict):
+            merge(total.setdefault(key, {}), value)
+        elif isinstance(value, list):
+            held = total.setdefault(key, [0] * len(value))
+            held[:] = [a + b for a, b in zip(held, value, strict=True)]
+        else:
+            total[key] = total.get(key, 0) + value
+
+
 def _add(counter: dict, key, n: int = 1) -> None:
     counter[str(key)] = counter.get(str(key), 0) + n
 

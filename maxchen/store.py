@@ -9,6 +9,9 @@ later load gets back. The interface every store has:
     find_token(token_hash) -> code | None
     untouched_since(moment) -> [code]
     rolls() -> [dict]               the roll log, oldest first
+
+Classes (a teacher's tables, see `maxchen.classroom`) are kept beside the
+rooms, the same way: load_class, save_class, delete_class, classes().
 """
 
 import sqlite3
@@ -39,6 +42,7 @@ class MemoryStore:
         self._tokens: dict[str, str] = {}
         self._room_tokens: dict[str, list[str]] = {}
         self._rolls: deque = deque(maxlen=max_rolls)
+        self._classes: dict[str, str] = {}
         self._lock = threading.Lock()
 
     def load(self, code: str) -> dict | None:
@@ -79,6 +83,23 @@ class MemoryStore:
         """The roll log, oldest first."""
         return [{**roll, "dice": json.loads(roll["dice"])} for roll in self._rolls]
 
+    def load_class(self, code: str) -> dict | None:
+        """The class's data, or None."""
+        text = self._classes.get(code)
+        return None if text is None else json.loads(text)
+
+    def save_class(self, code: str, data: dict) -> None:
+        """Store the class's data, replacing what was there."""
+        self._classes[code] = json.dumps(data)
+
+    def delete_class(self, code: str) -> None:
+        """Forget the class (its tables are rooms of their own)."""
+        self._classes.pop(code, None)
+
+    def classes(self) -> list[str]:
+        """Codes of every class."""
+        return list(self._classes)
+
     def _drop_tokens(self, code):
         for token_hash in self._room_tokens.pop(code, ()):
             self._tokens.pop(token_hash, None)
@@ -102,7 +123,12 @@ def _v2(db):
         db.executemany("INSERT INTO tokens VALUES (?, ?)", [(h, code) for h in _token_hashes(json.loads(text))])
 
 
-MIGRATIONS = (_v1, _v2)
+def _classes(db):
+    """Classes: a teacher's tables, as JSON."""
+    db.execute("CREATE TABLE classes (code TEXT PRIMARY KEY, data TEXT NOT NULL)")
+
+
+MIGRATIONS = (_v1, _v2, _classes)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -227,6 +253,25 @@ class SqliteStore:
             }
             for row in rows
         ]
+
+    def load_class(self, code: str) -> dict | None:
+        """The class's data, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT data FROM classes WHERE code = ?", (code,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def save_class(self, code: str, data: dict) -> None:
+        """Replace the class, committed before it returns."""
+        self._write([("INSERT OR REPLACE INTO classes VALUES (?, ?)", (code, json.dumps(data)))])
+
+    def delete_class(self, code: str) -> None:
+        """Forget the class (its tables are rooms of their own)."""
+        self._write([("DELETE FROM classes WHERE code = ?", (code,))])
+
+    def classes(self) -> list[str]:
+        """Codes of every class."""
+        with self._lock:
+            return [r[0] for r in self._db.execute("SELECT code FROM classes")]
 
     def close(self):
         """Close the file."""

@@ -256,8 +256,10 @@ class Room:
         holder=None,
         since=None,
         counts=None,
+        classroom=None,
     ):
         self.code = code
+        self.classroom = classroom  # the code of the class this room is a table of (maxchen.classroom)
         self.counts = counts or stats.new_counts()  # the rolls and checks of every game here (stats.shown)
         # player -> [key of their private part, the version since when it is so]
         self.since: dict[str, list] = since or {}
@@ -291,8 +293,11 @@ class Room:
         """The members who are not bots: without one, the room is over (bots play for people)."""
         return [s for s in self.members() if s.bot is None]
 
-    def add(self, name: str) -> tuple[Seat, str]:
-        """Seat a newcomer; during a game they wait for the next one."""
+    def add(self, name: str, token_hash: str | None = None) -> tuple[Seat, str | None]:
+        """Seat a newcomer with a new token; during a game they wait for the next one.
+
+        With `token_hash` the newcomer holds a token already (a student's, of their class): no new one.
+        """
         if self.shared:
             # The device's own seat acts and sees for whoever holds the phone.
             raise IllegalMove("one_phone")
@@ -303,11 +308,11 @@ class Room:
         twin = next((s for s in members if looks_like(name, s.name)), None)
         if twin is not None:
             raise IllegalMove("name_taken", name=twin.name)
-        token = secrets.token_urlsafe(24)
+        token = None if token_hash else secrets.token_urlsafe(24)
         seat = Seat(
             id=secrets.token_urlsafe(6),
             name=name,
-            token_hash=hash_token(token),
+            token_hash=token_hash or hash_token(token),
             waiting=self.phase == "playing",
         )
         self.seats.append(seat)
@@ -628,6 +633,7 @@ class Room:
             "holder": self.holder,
             "since": self.since,
             "counts": self.counts,
+            "classroom": self.classroom,
         }
 
     @classmethod
@@ -648,4 +654,5 @@ class Room:
             holder=data.get("holder"),
             since=data.get("since"),
             counts=data.get("counts"),
+            classroom=data.get("classroom"),
         )

@@ -58,7 +58,7 @@ LIMITS = {
     "MAXCHEN_LIMIT_ADDRESS_PACKETS": "2000 per second",
 }
 FAILED = frozenset((401, 403, 404))
-ROOM_MAKERS = ("web.create", "web.create_table", "api.create_room")
+ROOM_MAKERS = ("web.create", "web.create_table", "api.create_room", "classes.create")
 
 
 OPEN_PAGES = ("web.index", "web.rules_page", "web.learn", "web.language", "web.manifest", "static")
@@ -72,7 +72,7 @@ def _exempt() -> bool:
     tokens) stays blocked. Making a room finds nothing to guess (it has its
     own limit).
     """
-    from .web import browser_seats  # the transports import this module: theirs only when asked
+    from .web import browser_classes, browser_seats  # the transports import this module: theirs only when asked
 
     if request.endpoint in OPEN_PAGES or request.endpoint in ROOM_MAKERS:
         return True
@@ -82,7 +82,7 @@ def _exempt() -> bool:
     token = bearer_token()
     if token is not None:  # a token speaks for itself: a seat in the cookie vouches for no guessed token
         return current_app.extensions["maxchen.rooms"].store.find_token(hash_token(token)) == code
-    return code in browser_seats()
+    return code in browser_seats() or code in browser_classes()
 
 
 class SweptMemoryStorage(MemoryStorage):
@@ -127,7 +127,8 @@ class Throttle:
         self.limiter = Limiter(
             get_remote_address, app=app, strategy="sliding-window-counter", storage_uri="maxchen-memory://"
         )
-        pages = (*OPEN_PAGES, "web.board")  # the board: the costliest page to draw, and no seat behind it
+        # The boards: the costliest pages to draw, and no seat behind them.
+        pages = (*OPEN_PAGES, "web.board", "classes.board")
         for key, endpoints in (("MAXCHEN_LIMIT_ROOMS", ROOM_MAKERS), ("MAXCHEN_LIMIT_PAGES", pages)):
             limit = self.limiter.shared_limit(lambda key=key: current_app.config[key], scope=key)
             for endpoint in endpoints:

@@ -34,6 +34,7 @@ from werkzeug.exceptions import HTTPException
 
 from . import messages, rules
 from .api import act_as, json_error
+from .classroom import CLASS_CODE_LENGTH, DEFAULT_SIZE, TABLE_SIZES, normalize_class_code
 from .errors import IllegalMove
 from .live import STRATEGY_LABELS, page_parts, value_label
 from .rooms import normalize_code
@@ -108,6 +109,14 @@ def browser_seats() -> dict[str, str]:
     if isinstance(seats, list):
         return {pair[0]: pair[1] for pair in seats if isinstance(pair, list) and len(pair) == 2}
     return {}
+
+
+def browser_classes() -> dict[str, str]:
+    """This browser's classes, {class code: token} (the teacher's or a student's), oldest first."""
+    pairs = session.get("classes")
+    if not isinstance(pairs, list):
+        return {}
+    return {pair[0]: pair[1] for pair in pairs if isinstance(pair, list) and len(pair) == 2}
 
 
 def _keep(seats: dict[str, str]):
@@ -195,18 +204,21 @@ def _home(error: IllegalMove | None = None, **form):
         "shared_rulesets": SHARED_PHONE,
         "shared_options": {rules: _option_fields(rules) for rules in SHARED_PHONE},
         "default": DEFAULT,
+        "class_sizes": TABLE_SIZES,
+        "class_size": DEFAULT_SIZE,
         **form,
     }
     page = render_template("index.html", error=error and _message(error), **context)
     return (page, error.status) if error else page
 
 
-def _option_fields(rules: str) -> tuple[dict, dict, dict]:
+def _option_fields(rules: str, hint: bool = False) -> tuple[dict, dict, dict]:
     """A rule set's options for a form: their specs, labels and defaults."""
     game = RULESETS[rules]
     labels = {key: gettext(label) for key, label in REGISTRY[rules].labels.items()}
-    # The teaching hint is set in the room: each of the form's rule sets would send a field of that name.
-    specs = {name: option.describe() for name, option in game.OPTIONS.items() if name != "hint"}
+    # The teaching hint is set in the room (or the class): on the home page's form each
+    # rule set would send a field of that name.
+    specs = {name: option.describe() for name, option in game.OPTIONS.items() if hint or name != "hint"}
     return specs, labels, game.default_options()
 
 
@@ -257,6 +269,9 @@ def join_by_code():
     name = request.form.get("name", "")
     typed = request.form.get("code", "")
     try:
+        if len("".join(typed.split())) == CLASS_CODE_LENGTH:  # a class's code: join the class
+            code = normalize_class_code(typed)
+            return redirect(url_for("classes.join", code=code), 307)
         code = normalize_code(typed)
         return _join(code, name)
     except IllegalMove as error:
@@ -278,6 +293,8 @@ def room(code):
     player = _me(code)
     room = _rooms().load(code)
     if player is None:
+        if room.classroom in browser_classes():  # a student moved to another table: the class knows where
+            return redirect(url_for("classes.desk", code=room.classroom), 303)
         if room.shared:
             message = _message(IllegalMove("one_phone"))
             return render_template("join.html", code=code, error=message, closed=True), 409

@@ -4,10 +4,21 @@
 (() => {
   "use strict";
 
+  const $ = (id) => document.getElementById(id);
+
+  // A refusal shows for a few seconds (or until tapped), never over the next turn.
+  let toastTimer = null;
+  function toast(html, info) {
+    $("toast").innerHTML = html;
+    $("toast").classList.toggle("info", !!info);
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { $("toast").textContent = ""; }, 4000);
+  }
+
+  if (document.body.dataset.class) return classPage(document.body.dataset);
   const ROOM = document.body.dataset.room;
   if (!ROOM) return;
   const T = JSON.parse(document.getElementById("i18n").textContent);
-  const $ = (id) => document.getElementById(id);
   const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)").matches;
   const GRAVITY = 9.81;
 
@@ -30,10 +41,10 @@
     return [+el.dataset.version || 0, +el.dataset.seq || 0];
   }
 
-  function applyParts(html, reset) {
+  function applyParts(html, reset, swapped = afterSwap) {
     const holder = document.createElement("template");
     holder.innerHTML = html;
-    let swapped = false;
+    let any = false;
     for (const fresh of Array.from(holder.content.children)) {
       const old = fresh.id && document.getElementById(fresh.id);
       if (!old) continue;
@@ -48,9 +59,9 @@
       }
       old.replaceWith(fresh);
       htmx.process(fresh);
-      swapped = true;
+      any = true;
     }
-    if (swapped) afterSwap();
+    if (any) swapped();
   }
 
   if (!SHARED) {
@@ -174,15 +185,6 @@
       else applyParts(xhr.responseText, false);
     });
   });
-
-  // A refusal shows for a few seconds (or until tapped), never over the next turn.
-  let toastTimer = null;
-  function toast(html, info) {
-    $("toast").innerHTML = html;
-    $("toast").classList.toggle("info", !!info);
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => { $("toast").textContent = ""; }, 4000);
-  }
 
   function act(action, extra) {
     if (!view) return;
@@ -753,4 +755,36 @@
   window.addEventListener("blur", release);
 
   afterSwap();
+  // --- a class: the teacher's desk, a student waiting for a table, the class board ---
+  // The board gets its parts pushed; the desk asks for its roster again when the class
+  // changed (not while the teacher holds a choice open); a waiting student whose table
+  // is ready goes there.
+  function classPage(data) {
+    const socket = io({
+      auth: { class: data.class, watch: data.watch === "1" }, transports: ["websocket", "polling"], tryAllTransports: true,
+      reconnectionDelay: 500, reconnectionDelayMax: 3000,
+    });
+    const banner = $("banner");
+    socket.on("connect", () => { if (banner) banner.hidden = true; });
+    socket.on("disconnect", () => { if (banner) banner.hidden = false; });
+    socket.on("parts", (message) => applyParts(message.html, message.reset, () => {}));
+    let stale = false;
+    const roster = () => {
+      const open = document.activeElement && document.activeElement.closest && document.activeElement.closest("#roster select");
+      stale = !!open;
+      if (!open && $("roster")) htmx.ajax("GET", "/c/" + data.class + "/roster", { target: "#roster", swap: "outerHTML" });
+    };
+    document.addEventListener("focusout", () => { if (stale) setTimeout(roster, 0); });
+    socket.on("class", (message) => {
+      if (data.student && message.seated.includes(data.student)) location.reload();
+      else if (data.teacher) roster();
+    });
+    document.body.addEventListener("htmx:beforeSwap", (event) => {
+      const xhr = event.detail.xhr;
+      if (xhr.getResponseHeader("X-Maxchen-Toast")) {
+        event.detail.shouldSwap = false;
+        toast(xhr.responseText);
+      }
+    });
+  }
 })();

@@ -309,6 +309,17 @@ def test_every_documented_status_comes_up():
     checked.act(code + "/nothing", ann, "start")  # 404: no such path
     checked.call("POST", "/api/rooms/{code}/actions", code, ann["token"], json={"action": "x" * 20_000})  # 413
     checked.call("GET", "/api/openapi.yaml")
+    # A class: students join, and ask where they sit.
+    klass = app.extensions["maxchen.classes"].create()["code"]
+    students = "/api/classes/{code}/students"
+    student = checked.call("POST", students, klass, json={"name": "Ann"})
+    checked.call("POST", students, klass, json={"name": "ann"})  # 409
+    checked.call("POST", students, klass, json={"name": ""})  # 400
+    checked.call("POST", students, "ZZZZZZ", json={"name": "Ann"})  # 404
+    checked.call("POST", students, klass, data="x" * 20_000, content_type="application/json")  # 413
+    checked.call("GET", "/api/classes/{code}/seat", klass, student["token"])
+    checked.call("GET", "/api/classes/{code}/seat", klass, "forged")  # 401
+    checked.call("GET", "/api/classes/{code}/seat", "ZZZZZZ", student["token"])  # 404
     # A room whose saved state does not load refuses everything, with 500.
     rooms = app.extensions["maxchen.rooms"]
     rooms.store.save(code, {**rooms.store.load(code), "game": {"spoilt": True}})
@@ -324,6 +335,8 @@ def test_every_documented_status_comes_up():
     checked.join(code, "Dan")
     checked.view(code, {"token": "forged"})
     checked.act(code, {"token": "forged"}, "shake")
+    checked.call("GET", "/api/classes/{code}/seat", klass, "forged")  # 429
+    checked.call("POST", students, klass, json={"name": "Ben"})  # 429
     checked.call("GET", "/api/openapi.yaml")
     documented = {(path, method, int(status)) for path, method, op in _operations() for status in op["responses"]}
     assert checked.seen == documented

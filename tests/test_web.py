@@ -288,7 +288,8 @@ def test_one_phone_form_starts_a_covered_table(client):
 
 def test_one_phone_form_sets_the_lives(client):
     html = client.get("/").get_data(as_text=True)
-    one_phone = html[html.index('action="/table"') :]
+    start = html.index('action="/table"')
+    one_phone = html[start : html.index("</form>", start)]
     assert 'data-rules="poschen">Lives' in one_phone and '<option value="5" selected>' in one_phone
     response = client.post("/table", data={"names": "Anna\nBoris", "rules": "poschen", "option.lives": "3"})
     html = client.get(response.headers["Location"]).get_data(as_text=True)
@@ -404,7 +405,8 @@ def test_the_lobby_knows_the_chosen_games_player_count_and_says_what_it_is(app, 
 
 def test_the_one_phone_form_offers_only_games_one_phone_can_play(client):
     html = client.get("/").get_data(as_text=True)
-    one_phone = html[html.index('action="/table"') :]
+    start = html.index('action="/table"')
+    one_phone = html[start : html.index("</form>", start)]
     assert 'value="poschen"' in one_phone and 'value="maexchen"' in one_phone
     assert 'value="luegen"' not in one_phone
 

@@ -1,0 +1,167 @@
+"""Pages of a class: the teacher's desk, a student's way to their table, the class board.
+
+A browser's classes live in its session cookie as [class code, token] pairs,
+like its seats; the token is the teacher's or a student's (`Classrooms.role`).
+"""
+
+from flask import Blueprint, abort, current_app, redirect, render_template, request, session, url_for
+from markupsafe import Markup
+
+from .classroom import DEFAULT_SIZE, TABLE_SIZES, normalize_class_code
+from .errors import IllegalMove
+from .live import class_parts, wrap_class_parts
+from .rulesets import DEFAULT, RULESETS
+from .table import shown_name
+from .web import WHOLE, _form_options, _message, _option_fields, _qr, _remember, browser_classes, refusal
+
+bp = Blueprint("classes", __name__)
+
+CLASSES_KEPT = 5  # the newest classes a browser keeps in its cookie
+
+
+def classrooms():
+    """The app's class registry."""
+    return current_app.extensions["maxchen.classes"]
+
+
+def _keep_class(code: str, token: str) -> None:
+    held = {old: t for old, t in browser_classes().items() if old != code}
+    held[code] = token
+    session["classes"] = [[c, t] for c, t in list(held.items())[-CLASSES_KEPT:]]
+    session.permanent = True
+
+
+def _class_or_404(code: str) -> str:
+    try:
+        code = normalize_class_code(code)
+        classrooms().load(code)
+    except IllegalMove:
+        abort(404)
+    return code
+
+
+def _role(code: str) -> tuple[str | None, dict | None]:
+    """("teacher", None), ("student", the student) or (None, None) for this browser."""
+    token = browser_classes().get(code)
+    try:
+        return classrooms().role(code, token) if token else (None, None)
+    except IllegalMove:
+        return None, None
+
+
+def _teacher(code: str) -> str:
+    """The teacher's token, or 403."""
+    token = browser_classes().get(code)
+    if _role(code)[0] != "teacher":
+        abort(403)
+    return token
+
+
+def _share(code: str) -> dict:
+    link = request.host_url + "c/" + code
+    return {"link": link, "qr": _qr(link)}
+
+
+@bp.post("/classes")
+def create():
+    """A teacher makes a class (its game and its tables' size) and gets its desk."""
+    from .web import _home
+
+    size = request.form.get("size", str(DEFAULT_SIZE))
+    try:
+        made = classrooms().create(request.form.get("rules") or DEFAULT, int(size) if WHOLE.fullmatch(size) else size)
+    except IllegalMove as error:
+        return _home(error)
+    _keep_class(made["code"], made["token"])
+    return redirect(url_for("classes.desk", code=made["code"]), 303)
+
+
+@bp.get("/c/<code>")
+def desk(code):
+    """The class: the teacher's desk, a student's way to their table (or the wait for it), else a name form."""
+    code = _class_or_404(code)
+    role, student = _role(code)
+    if role == "teacher":
+        return render_template("class.html", role=role, **_desk(code), **_share(code))
+    if role == "student":
+        table = classrooms().table_of(student)
+        if table is not None:
+            _remember(table, browser_classes()[code], student["name"])
+            return redirect(url_for("web.room", code=table), 303)
+        return render_template("class.html", role=role, student=student, code=code, **_share(code))
+    return render_template("class.html", role=None, code=code, name=session.get("name", ""), **_share(code))
+
+
+@bp.post("/c/<code>/join")
+def join(code):
+    """A student joins with a name."""
+    code = _class_or_404(code)
+    name = request.form.get("name", "")
+    if _role(code)[0] is not None:
+        return redirect(url_for("classes.desk", code=code), 303)
+    try:
+        made = classrooms().join(code, name)
+    except IllegalMove as error:
+        page = render_template("class.html", role=None, code=code, name=shown_name(name), error=_message(error))
+        return page, error.status
+    _keep_class(code, made["token"])
+    session["name"] = name.strip()
+    return redirect(url_for("classes.desk", code=code), 303)
+
+
+@bp.post("/c/<code>/act")
+def act(code):
+    """The teacher's action from a form (htmx): answers the roster, or the error as a toast."""
+    code = _class_or_404(code)
+    token = _teacher(code)
+    try:
+        classrooms().act(code, token, _class_action())
+    except IllegalMove as error:
+        return refusal(error)
+    return render_template("partials/roster.html", **_desk(code))
+
+
+@bp.get("/c/<code>/roster")
+def roster(code):
+    """The teacher's roster (the desk asks again when the class changed)."""
+    code = _class_or_404(code)
+    _teacher(code)
+    return render_template("partials/roster.html", **_desk(code))
+
+
+@bp.get("/c/<code>/board")
+def board(code):
+    """Every table of the class at a glance, and the statistics pooled over the class (no seat, no hidden die)."""
+    code = _class_or_404(code)
+    overview = classrooms().overview(code)
+    # Rendered with autoescape: user text in them is escaped already.
+    parts = {area: Markup(wrap_class_parts({area: html})) for area, html in class_parts(overview, classrooms()).items()}  # noqa: S704
+    return render_template("class_board.html", code=code, overview=overview, parts=parts, **_share(code))
+
+
+def _desk(code: str) -> dict:
+    """What the teacher's desk shows: the class, its tables, who waits, the game's settings."""
+    overview = classrooms().overview(code)
+    specs, labels, _ = _option_fields(overview["rules"], hint=True)
+    return {
+        "code": code,
+        "overview": overview,
+        "sizes": TABLE_SIZES,
+        "rulesets": list(RULESETS),
+        "option_specs": specs,
+        "option_labels": labels,
+    }
+
+
+def _class_action() -> dict:
+    """The teacher's form fields as a class action."""
+    form = request.form
+    payload = {"action": form.get("action")}
+    for field in ("student", "table"):
+        if field in form:
+            payload[field] = form[field]
+    if "size" in form:
+        payload["size"] = int(form["size"]) if WHOLE.fullmatch(form["size"]) else form["size"]
+    if "rules" in form:
+        payload["options"] = {"rules": form["rules"], **_form_options(form["rules"])}
+    return payload

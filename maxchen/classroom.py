@@ -1,0 +1,311 @@
+"""A class: a teacher's tables. No Flask.
+
+Students join the class with a name; the teacher seats them at tables of
+4–6 and may move them. Every table is a room of its own (`Room.classroom`
+names its class) that plays its own game. A student's class token is also
+their seat's token at the table: where the store's token index finds it is
+where they sit, so the class never keeps a second, stale copy of that.
+"""
+
+import math
+import secrets
+import threading
+import time
+from contextlib import contextmanager
+
+from . import stats
+from .errors import IllegalMove
+from .rulesets import DEFAULT, RULESETS
+from .table import CODE_ALPHABET, ROOM_TTL, clean_name, hash_token, looks_like, ruleset_name
+
+CLASS_CODE_LENGTH = 6  # one longer than a room's: a class code is never read as a room's
+TABLE_SIZES = (4, 5, 6)
+DEFAULT_SIZE = 5
+MAX_TABLE = 6  # a newcomer opens a new table rather than make one bigger than this
+MAX_STUDENTS = 60
+CLASS_ACTIONS = ("configure", "seat", "move", "remove", "start")
+
+
+def normalize_class_code(text) -> str:
+    """A class code as typed (any case, spaces) -> its canonical form, or IllegalMove."""
+    code = "".join(str(text or "").split()).upper()
+    if len(code) != CLASS_CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+        raise IllegalMove("class_not_found")
+    return code
+
+
+def split(count: int, size: int) -> list[int]:
+    """How `count` students sit at tables of about `size`: as even as can be, e.g. 12 by 5 -> [4, 4, 4]."""
+    tables = max(1, math.ceil(count / size))
+    return [count // tables + (i < count % tables) for i in range(tables)]
+
+
+class Classrooms:
+    """The registry of classes; one lock per class, taken before any of its tables' locks.
+
+    `changed(code, seated)` is called after every change of a class, with the
+    ids of students who were just given a table (their waiting pages go there).
+    """
+
+    def __init__(self, rooms, clock=time.time, ttl=ROOM_TTL):
+        self.rooms = rooms
+        self.store = rooms.store
+        self.clock = clock
+        self.ttl = ttl
+        self.changed = lambda code, seated: None
+        self._guard = threading.Lock()
+        self._locks: dict[str, threading.Lock] = {}
+
+    @contextmanager
+    def _locked(self, code):
+        code = normalize_class_code(code)
+        with self._guard:
+            if self.store.load_class(code) is None:
+                raise IllegalMove("class_not_found")
+            lock = self._locks.setdefault(code, threading.Lock())
+        with lock:
+            data = self.store.load_class(code)
+            if data is None:
+                raise IllegalMove("class_not_found")
+            yield data
+
+    def _save(self, data: dict, seated=()) -> None:
+        data["version"] += 1
+        data["touched"] = self.clock()
+        self.store.save_class(data["code"], data)
+        self.changed(data["code"], list(seated))
+
+    def load(self, code) -> dict:
+        """The class as stored (read only)."""
+        data = self.store.load_class(normalize_class_code(code))
+        if data is None:
+            raise IllegalMove("class_not_found")
+        return data
+
+    # --- who is who ----------------------------------------------------------
+
+    def create(self, rules=DEFAULT, size=DEFAULT_SIZE) -> dict:
+        """A new class; the token is the teacher's."""
+        rules = ruleset_name(DEFAULT if rules is None else rules)
+        size = _size(size)
+        token = secrets.token_urlsafe(24)
+        data = {
+            "rules": rules,
+            "options": RULESETS[rules].default_options(),
+            "size": size,
+            "teacher": hash_token(token),
+            "students": [],
+            "tables": [],
+            "seated": False,  # the teacher seated the class: newcomers sit down at once
+            "version": 0,
+            "touched": self.clock(),
+        }
+        with self._guard:
+            while True:
+                code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CLASS_CODE_LENGTH))
+                if self.store.load_class(code) is None:
+                    break
+            data["code"] = code
+            self._locks[code] = threading.Lock()
+            self.store.save_class(code, data)
+        return {"code": code, "token": token}
+
+    def role(self, code, token) -> tuple[str, dict | None]:
+        """("teacher", None) or ("student", the student) for a token, or IllegalMove `bad_token`."""
+        data = self.load(code)
+        if isinstance(token, str) and token:
+            digest = hash_token(token)
+            if secrets.compare_digest(data["teacher"], digest):
+                return "teacher", None
+            for student in data["students"]:
+                if secrets.compare_digest(student["token_hash"], digest):
+                    return "student", student
+        raise IllegalMove("bad_token")
+
+    def table_of(self, student: dict) -> str | None:
+        """The code of the table where a student sits now (None: waiting for one)."""
+        return self.store.find_token(student["token_hash"])
+
+    def join(self, code, name) -> dict:
+        """A student joins with a name; once the class is seated they sit down at once."""
+        with self._locked(code) as data:
+            name = clean_name(name)
+            if len(data["students"]) >= MAX_STUDENTS:
+                raise IllegalMove("class_full", limit=MAX_STUDENTS)
+            twin = next((s for s in data["students"] if looks_like(name, s["name"])), None)
+            if twin is not None:
+                raise IllegalMove("name_taken", name=twin["name"])
+            token = secrets.token_urlsafe(24)
+            student = {"id": secrets.token_urlsafe(6), "name": name, "token_hash": hash_token(token)}
+            data["students"].append(student)
+            seated = self._seat_waiting(data) if data["seated"] else []
+            self._save(data, seated)
+        return {"student": student["id"], "token": token}
+
+    # --- what the teacher does -------------------------------------------------
+
+    def act(self, code, token, payload) -> None:
+        """One action of the teacher: configure, seat, move, remove or start."""
+        if self.role(code, token)[0] != "teacher":
+            raise IllegalMove("not_teacher")
+        if not isinstance(payload, dict):
+            raise IllegalMove("action_object")
+        action = payload.get("action")
+        if action not in CLASS_ACTIONS:
+            raise IllegalMove("unknown_action", action=str(action)[:20])
+        with self._locked(code) as data:
+            seated = getattr(self, "_" + action)(data, payload) or []
+            self._save(data, seated)
+
+    def _configure(self, data, payload):
+        """The game of every table (those playing take it from their next game) and the table size."""
+        options = payload.get("options", {})
+        if not isinstance(options, dict):
+            raise IllegalMove("options_object")
+        options = dict(options)
+        rules = ruleset_name(options.pop("rules", data["rules"]))
+        base = data["options"] if rules == data["rules"] else RULESETS[rules].default_options()
+        data["options"] = {**base, **RULESETS[rules].check_options(options)}
+        data["rules"] = rules
+        if "size" in payload:
+            data["size"] = _size(payload["size"])
+        for table in self._tables(data):
+            if table.phase != "playing":
+                self.rooms.act(table.code, table.host, {"action": "configure", "options": {"rules": rules, **options}})
+
+    def _seat(self, data, payload):
+        """Everyone waiting sits down: at new tables of about the class's size, or the emptiest ones."""
+        if not self._waiting(data):
+            raise IllegalMove("nobody_waiting")
+        data["seated"] = True
+        return self._seat_waiting(data)
+
+    def _seat_waiting(self, data) -> list[str]:
+        waiting = self._waiting(data)
+        if not waiting:
+            return []
+        tables = self._tables(data)
+        if not tables:  # the first seating: even tables
+            start = 0
+            for count in split(len(waiting), data["size"]):
+                self._new_table(data, waiting[start : start + count])
+                start += count
+        else:  # newcomers: the table with the fewest, or a new one when every table is full
+            for student in waiting:
+                table = min(self._tables(data), key=lambda t: len(t.members()), default=None)
+                if table is None or len(table.members()) >= MAX_TABLE:
+                    self._new_table(data, [student])
+                else:
+                    self.rooms.join(table.code, student["name"], student["token_hash"])
+        return [s["id"] for s in waiting]
+
+    def _new_table(self, data, students) -> str:
+        first, *others = students
+        seat = self.rooms.create(first["name"], data["rules"], first["token_hash"], data["code"], data["options"])
+        for student in others:
+            self.rooms.join(seat["code"], student["name"], student["token_hash"])
+        data["tables"] = [code for code in data["tables"] if self.store.load(code) is not None] + [seat["code"]]
+        return seat["code"]
+
+    def _move(self, data, payload):
+        """A student to another table (`table`: its code, or "new"); mid-game they leave that game."""
+        student = self._student(data, payload.get("student"))
+        target = payload.get("table")
+        here = self.table_of(student)
+        if target != "new" and (target not in data["tables"] or self.store.load(target) is None):
+            raise IllegalMove("no_such_table")
+        if target == here:
+            return []
+        self._unseat(student, here)
+        if target == "new":
+            self._new_table(data, [student])
+        else:
+            self.rooms.join(target, student["name"], student["token_hash"])
+        return [student["id"]]
+
+    def _remove(self, data, payload):
+        """A student out of the class (and their table)."""
+        student = self._student(data, payload.get("student"))
+        self._unseat(student, self.table_of(student))
+        data["students"].remove(student)
+
+    def _start(self, data, payload):
+        """Every table that can starts a game."""
+        started = 0
+        for table in self._tables(data):
+            if table.phase != "playing" and len(table.members()) >= table.ruleset.MIN_PLAYERS:
+                self.rooms.act(table.code, table.host, {"action": "start"})
+                started += 1
+        if not started:
+            raise IllegalMove("nothing_to_start", low=RULESETS[data["rules"]].MIN_PLAYERS)
+
+    def _unseat(self, student, code) -> None:
+        if code is None:
+            return
+        room = self.rooms.load(code)
+        seat = next((s for s in room.members() if s.token_hash == student["token_hash"]), None)
+        if seat is not None:
+            self.rooms.act(code, seat.id, {"action": "leave"})
+
+    @staticmethod
+    def _student(data, student_id) -> dict:
+        student = next((s for s in data["students"] if s["id"] == student_id), None)
+        if student is None:
+            raise IllegalMove("no_such_student")
+        return student
+
+    def _waiting(self, data) -> list[dict]:
+        return [s for s in data["students"] if self.table_of(s) is None]
+
+    def _tables(self, data) -> list:
+        """The class's tables that are still there (a table everyone left is gone), in order."""
+        found = []
+        for code in data["tables"]:
+            try:
+                found.append(self.rooms.load(code))
+            except IllegalMove:
+                continue
+        return found
+
+    # --- what the pages show ---------------------------------------------------
+
+    def overview(self, code) -> dict:
+        """The class with its tables (rooms, numbered from 1) and who waits for a table."""
+        data = self.load(code)
+        tables = self._tables(data)
+        where = {}
+        for number, room in enumerate(tables, 1):
+            for seat in room.members():
+                if seat.token_hash:
+                    where[seat.token_hash] = number
+        students = [{"id": s["id"], "name": s["name"], "table": where.get(s["token_hash"])} for s in data["students"]]
+        return {**data, "tables": tables, "roster": students, "waiting": [s for s in students if not s["table"]]}
+
+    def pooled(self, tables) -> dict:
+        """The statistics of every table together, as the tables may see them."""
+        counts = stats.new_counts()
+        for room in tables:
+            stats.merge(counts, room.counts)
+        return stats.shown(counts)
+
+    def sweep(self) -> list[str]:
+        """Drop classes untouched for `ttl` seconds whose tables are all gone."""
+        cutoff = self.clock() - self.ttl
+        dropped = []
+        for code in self.store.classes():
+            data = self.store.load_class(code)
+            if data is None or data["touched"] >= cutoff:
+                continue
+            if any(self.store.load(table) is not None for table in data["tables"]):
+                continue
+            self.store.delete_class(code)
+            with self._guard:
+                self._locks.pop(code, None)
+            dropped.append(code)
+        return dropped
+
+
+def _size(size) -> int:
+    if type(size) is not int or size not in TABLE_SIZES:
+        raise IllegalMove("table_size", low=TABLE_SIZES[0], high=TABLE_SIZES[-1])
+    return size

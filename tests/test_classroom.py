@@ -1,0 +1,173 @@
+"""A class of tables: seating, moving, starting, pooled statistics (no Flask)."""
+
+import pytest
+
+from maxchen import stats
+from maxchen.classroom import Classrooms, normalize_class_code, split
+from maxchen.errors import IllegalMove
+from maxchen.rooms import Rooms
+from maxchen.store import MemoryStore, SqliteStore
+
+from .conftest import SeededDice
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+def classes(request, tmp_path):
+    store = MemoryStore() if request.param == "memory" else SqliteStore(tmp_path / "class.db")
+    return Classrooms(Rooms(store=store, dice=SeededDice(7)))
+
+
+def enrol(classes, code, count):
+    """`count` students join; their tokens by name."""
+    return {f"S{i}": classes.join(code, f"S{i}")["token"] for i in range(1, count + 1)}
+
+
+@pytest.mark.parametrize(
+    ("count", "size", "tables"),
+    [
+        (30, 5, [5] * 6),
+        (12, 5, [4, 4, 4]),
+        (12, 4, [4, 4, 4]),
+        (12, 6, [6, 6]),
+        (7, 5, [4, 3]),
+        (3, 5, [3]),
+        (31, 6, [6, 5, 5, 5, 5, 5]),
+    ],
+)
+def test_a_class_splits_into_even_tables_no_bigger_than_its_size(count, size, tables):
+    assert split(count, size) == tables
+
+
+def test_students_wait_until_the_teacher_seats_them_then_sit_at_even_tables(classes):
+    made = classes.create("poschen", 5)
+    code, teacher = made["code"], made["token"]
+    tokens = enrol(classes, code, 12)
+    seen = []
+    classes.changed = lambda c, seated: seen.append(seated)
+    assert classes.overview(code)["tables"] == []
+    assert [s["name"] for s in classes.overview(code)["waiting"]] == list(tokens)
+
+    classes.act(code, teacher, {"action": "seat"})
+    view = classes.overview(code)
+    assert [len(t.members()) for t in view["tables"]] == [4, 4, 4]
+    assert view["waiting"] == []
+    assert len(seen[-1]) == 12  # every waiting page is told
+    # A student's class token is their seat's token at their table; the first at each table hosts it.
+    for name, token in tokens.items():
+        role, student = classes.role(code, token)
+        assert role == "student" and student["name"] == name
+        table = classes.table_of(student)
+        assert classes.rooms.authenticate(table, token)
+    for table in view["tables"]:
+        assert table.classroom == code and table.rules == "poschen"
+        assert table.seat(table.host).name == table.members()[0].name
+
+    # A latecomer sits down at once, at a table with the fewest.
+    late = classes.join(code, "Late")
+    _, student = classes.role(code, late["token"])
+    assert classes.table_of(student) is not None
+    assert sorted(len(t.members()) for t in classes.overview(code)["tables"]) == [4, 4, 5]
+    assert seen[-1] == [late["student"]]
+
+
+def test_the_teacher_moves_a_student_and_a_mid_game_move_leaves_that_game(classes):
+    made = classes.create("maexchen", 4)
+    code, teacher = made["code"], made["token"]
+    tokens = enrol(classes, code, 8)
+    classes.act(code, teacher, {"action": "seat"})
+    first, second = classes.overview(code)["tables"]
+    _, ann = classes.role(code, tokens["S1"])
+    classes.act(code, teacher, {"action": "move", "student": ann["id"], "table": second.code})
+    assert classes.table_of(ann) == second.code
+    assert [len(t.members()) for t in classes.overview(code)["tables"]] == [3, 5]
+    # Her old seat's token is gone from the first table: it cannot act there any more.
+    with pytest.raises(IllegalMove, match="bad_token"):
+        classes.rooms.authenticate(first.code, tokens["S1"])
+
+    classes.act(code, teacher, {"action": "start"})
+    assert all(t.phase == "playing" for t in classes.overview(code)["tables"])
+    classes.act(code, teacher, {"action": "move", "student": ann["id"], "table": "new"})
+    tables = classes.overview(code)["tables"]
+    assert len(tables) == 3 and tables[2].seat(tables[2].host).name == "S1"
+    left = [s for s in classes.rooms.load(second.code).seats if s.name == "S1"]
+    assert left[0].left  # out of the running game, as one who leaves
+
+
+def test_teacher_only_and_every_bad_input_changes_nothing(classes):
+    made = classes.create()
+    code, teacher = made["code"], made["token"]
+    tokens = enrol(classes, code, 4)
+    before = classes.load(code)
+    bad = [
+        (tokens["S1"], {"action": "seat"}, "not_teacher"),
+        ("nonsense", {"action": "seat"}, "bad_token"),
+        (teacher, {"action": "start"}, "nothing_to_start"),
+        (teacher, {"action": "fly"}, "unknown_action"),
+        (teacher, ["seat"], "action_object"),
+        (teacher, {"action": "move", "student": "nobody", "table": "new"}, "no_such_student"),
+        (teacher, {"action": "configure", "size": 9}, "table_size"),
+        (teacher, {"action": "configure", "options": {"rules": "chess"}}, "unknown_rules"),
+        (teacher, {"action": "configure", "options": {"lives": 99, "rules": "poschen"}}, "option_range"),
+    ]
+    for token, payload, reason in bad:
+        with pytest.raises(IllegalMove) as refused:
+            classes.act(code, token, payload)
+        assert refused.value.reason == reason
+    assert classes.load(code) == before
+    _, ann = classes.role(code, tokens["S1"])
+    classes.act(code, teacher, {"action": "seat"})
+    with pytest.raises(IllegalMove, match="no_such_table"):
+        classes.act(code, teacher, {"action": "move", "student": ann["id"], "table": "ZZZZZ"})
+    with pytest.raises(IllegalMove, match="nobody_waiting"):
+        classes.act(code, teacher, {"action": "seat"})
+    with pytest.raises(IllegalMove, match="name_taken"):
+        classes.join(code, "s1")
+    with pytest.raises(IllegalMove, match="class_not_found"):
+        classes.join("ZZZZZZ", "Ann")
+    with pytest.raises(IllegalMove, match="class_not_found"):
+        normalize_class_code("ABCDE")  # a room's length
+
+
+def test_configure_reaches_every_table_not_playing_and_remove_frees_the_seat(classes):
+    made = classes.create("maexchen", 4)
+    code, teacher = made["code"], made["token"]
+    tokens = enrol(classes, code, 4)
+    classes.act(code, teacher, {"action": "seat"})
+    classes.act(code, teacher, {"action": "configure", "options": {"rules": "poschen", "lives": 3}, "size": 6})
+    table = classes.overview(code)["tables"][0]
+    assert (table.rules, table.options["lives"]) == ("poschen", 3)
+    assert classes.load(code)["size"] == 6
+    _, ann = classes.role(code, tokens["S1"])
+    classes.act(code, teacher, {"action": "remove", "student": ann["id"]})
+    assert [s.name for s in classes.overview(code)["tables"][0].members()] == ["S2", "S3", "S4"]
+    with pytest.raises(IllegalMove, match="bad_token"):
+        classes.role(code, tokens["S1"])
+
+
+def test_pooled_statistics_add_every_tables_counts():
+    one, two = stats.new_counts(), stats.new_counts()
+    stats.count_rolls(one, [{"dice": [3, 1], "value": 31, "announced": 31, "found": True, "public": True}])
+    stats.count_rolls(two, [{"dice": [3, 1], "value": 31, "announced": 42, "found": False, "public": True}])
+    stats.count_rolls(two, [{"dice": [6, 6], "value": 66, "announced": None, "found": None, "public": False}])
+    total = stats.new_counts()
+    for counts in (one, two):
+        stats.merge(total, counts)
+    assert total["values"] == {"31": 2}
+    assert (total["checks"], total["lies"]) == (2, 1)
+    assert total["checked"] == {"31": [1, 0], "42": [1, 1]}
+    assert total["pending"]["values"] == {"66": 1}  # unseen stays unseen, pooled or not
+    assert stats.shown(total)["values"]["total"] == 2
+
+
+def test_a_class_whose_tables_are_gone_is_swept_after_its_time(classes):
+    clock = [1000.0]
+    classes.clock = classes.rooms.clock = lambda: clock[0]
+    made = classes.create()
+    enrol(classes, made["code"], 2)
+    classes.act(made["code"], made["token"], {"action": "seat"})
+    clock[0] += classes.ttl + 1
+    assert classes.sweep() == []  # its table is still there
+    classes.rooms.sweep()
+    assert classes.sweep() == [made["code"]]
+    with pytest.raises(IllegalMove, match="class_not_found"):
+        classes.load(made["code"])
