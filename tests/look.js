@@ -61,7 +61,8 @@
     if (Math.min(r.width, r.height) < tap - 0.5) problems.push(`${name(el)} is ${Math.round(r.width)}×${Math.round(r.height)} px, below a thumb's ${tap}`);
   }
   for (const el of document.querySelectorAll("form input:not([type=hidden]):not([type=radio]):not([type=checkbox]), form select, form textarea")) {
-    if (!shown(el)) continue;
+    // A field that shares its row on purpose (a roster's "move to") is marked so; it still needs a tap's size.
+    if (!shown(el) || el.closest("[data-inline]")) continue;
     const card = el.closest(".card") || el.closest("form");
     const ratio = el.getBoundingClientRect().width / card.getBoundingClientRect().width;
     if (ratio < 0.6) problems.push(`${name(el)} is ${Math.round(ratio * 100)} % of its card's width`);

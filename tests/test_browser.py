@@ -883,3 +883,100 @@ def test_a_newcomer_plays_against_bots_from_the_home_page_to_the_end(browser):
     finally:
         ann.context.close()
         server.stop()
+
+
+def test_a_class_of_twelve_phones_plays_at_three_tables_to_the_end_on_the_class_board(browser, server):
+    """A teacher's laptop, a projector and twelve phones: join, seat, play every table to its end."""
+    desk = browser.new_context(viewport={"width": 1280, "height": 800}, locale="de-DE").new_page()
+    desk.goto(server.url + "/")
+    teach = "form[action='/classes']"
+    desk.select_option(f"{teach} select[name=rules]", "poschen")
+    desk.select_option(f"{teach} select[name=size]", "4")
+    desk.click(f"{teach} button[type=submit]")
+    code = desk.inner_text(".big-code").strip()
+    assert re.fullmatch(r"[A-HJKMNP-Z2-9]{6}", code)
+    desk.select_option("#roster select[name='option.lives']", "3")  # short games
+    desk.wait_for_function("() => document.querySelector(\"#roster select[name='option.lives']\").value === '3'")
+    projector = Phone(browser, server.url, "en-US")
+    projector.context.close()
+    projector.context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en-US")
+    projector.page = projector.context.new_page()
+    projector.page.on("pageerror", lambda error: projector.errors.append(str(error)))
+    projector.page.goto(f"{server.url}/c/{code}/board")
+
+    names = ["Ann", "Ben", "Cem", "Dora", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jule", "Kai", XSS_NAME]
+    phones = [Phone(browser, server.url, ("en-US", "de-DE", "ru-RU")[i % 3]) for i in range(len(names))]
+    for phone, name in zip(phones, names, strict=True):
+        phone.page.goto(f"{server.url}/c/{code.lower()}")  # the QR code's link
+        phone.page.fill("main input[name=name]", name)
+        phone.page.click("main form button[type=submit]")
+        phone.page.wait_for_selector(".waiting-card")
+    projector.page.wait_for_function("() => /12 students are here/.test(document.body.innerText)")
+    desk.wait_for_selector("button[data-action=seat]")
+    desk.wait_for_function("() => document.querySelector('#roster .count').textContent.trim() === '12'")
+    desk.click("button[data-action=seat]")
+    tables: dict[str, list[Phone]] = {}
+    for phone in phones:  # each waiting page goes to its table by itself
+        phone.page.wait_for_url(re.compile(r"/r/[A-Z2-9]{5}$"))
+        phone.page.wait_for_function("() => document.querySelectorAll('.lobby-list .player').length === 4")
+        tables.setdefault(phone.page.url.rsplit("/", 1)[1], []).append(phone)
+    assert sorted(map(len, tables.values())) == [4, 4, 4]
+    assert projector.page.locator("svg[onload]").count() == 0
+    projector.page.wait_for_function("() => document.querySelectorAll('.class-table').length === 3")
+    desk.wait_for_selector(".table-card >> nth=2")
+    desk.screenshot(path=str(ARTIFACTS / "class-desk.png"))
+    assert look.problems(desk) == [], look.problems(desk)
+
+    desk.click("button[data-action=start]")
+    play_tables(list(tables.values()))
+    # Every table has its winner, on the phones and on the projector; the class's rolls are pooled there.
+    for seated in tables.values():
+        for phone in seated:
+            phone.page.wait_for_selector(".standings li >> nth=3")
+    projector.page.wait_for_function("() => document.querySelectorAll('.class-table .result').length === 3")
+    projector.page.wait_for_selector("#stats .chart")
+    assert FACE_OF.findall(projector.page.inner_html("#stats")) == []
+    projector.shot("class-board")
+    phones[0].shot("class-phone-over")
+    assert all(phone.errors == [] for phone in [*phones, projector])
+
+
+FACE_OF = re.compile(r'class="die face-\d"')
+
+
+def play_tables(tables: list[list[Phone]], limit=400):
+    """Play every table to its end at once: a phone whose turn it is moves; the tables do not wait
+    for each other (a phone moves again only once its own part has changed, or after 5 s)."""
+    acted: dict[int, tuple[str, float]] = {}
+    over: set[int] = set()
+    moves = 0
+    while len(over) < len(tables):
+        moved = False
+        for number, seated in enumerate(tables):
+            if number in over:
+                continue
+            if seated[0].page.locator(".result").count():
+                over.add(number)
+                continue
+            for phone in seated:
+                state = phone.state()
+                version = state and phone.page.get_attribute("#controls", "data-version")
+                last = acted.get(id(phone))
+                if not state or (last and last[0] == version and time.monotonic() - last[1] < 5):
+                    continue
+                acted[id(phone)] = (version, time.monotonic())
+                moves += 1
+                assert moves < limit, "the games never ended"
+                if phone.page.locator("#reveal-overlay:not([hidden])").count():
+                    phone.page.keyboard.press("Shift")  # any key puts the last reveal away (as a tap does)
+                if state == "shake":
+                    shake_by_keys(phone)
+                elif state == "announce":
+                    phone.page.locator("form.announce label.value").first.click()
+                    phone.page.click("form.announce button[type=submit]")
+                else:
+                    phone.page.click("#controls button[data-action=check]")
+                moved = True
+                break
+        if not moved:
+            time.sleep(0.05)

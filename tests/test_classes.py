@@ -1,0 +1,154 @@
+"""A class over HTTP and Socket.IO: the teacher's desk, students finding their tables, the class board."""
+
+import re
+
+import pytest
+
+from app import socketio
+from maxchen.live import ClassLive
+
+from .conftest import wait_until
+
+FACE = re.compile(r'class="die face-(\d)"')
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def classes(app):
+    return app.extensions["maxchen.classes"]
+
+
+@pytest.fixture(autouse=True)
+def quick_boards(monkeypatch):
+    monkeypatch.setattr(ClassLive, "DELAY", 0.01)  # the board is drawn at once after a change
+
+
+def received(client, event) -> list:
+    return [m["args"][0] for m in client.get_received() if m["name"] == event]
+
+
+def test_a_teacher_seats_the_class_and_every_student_finds_their_table(app, classes):
+    teacher = app.test_client()
+    made = teacher.post("/classes", data={"rules": "poschen", "size": "4"})
+    assert made.status_code == 303
+    code = made.headers["Location"].rsplit("/", 1)[1]
+    desk = teacher.get(f"/c/{code}").get_data(as_text=True)
+    assert code in desk and "<svg" in desk and "Nobody has joined yet." in desk
+
+    students = {}
+    for name in ("Ann", "Ben", "Cem", "Dora", "Eli", "Fay", "Gus", "Hana"):
+        browser = app.test_client()
+        assert browser.post(f"/c/{code.lower()}/join", data={"name": name}).status_code == 303
+        page = browser.get(f"/c/{code}")
+        assert page.status_code == 200 and f"You are in, <bdi>{name}</bdi>!" in page.get_data(as_text=True)
+        students[name] = browser
+    # Ann's waiting page listens; it hears when she has a table.
+    ann_page = socketio.test_client(app, auth={"class": code}, flask_test_client=students["Ann"])
+    assert received(ann_page, "class") == [{"seated": []}]
+    # Only the teacher acts on the class.
+    assert students["Ann"].post(f"/c/{code}/act", data={"action": "seat"}, headers=HTMX).status_code == 403
+    assert "Seat the class" in teacher.get(f"/c/{code}/roster").get_data(as_text=True)
+    roster = teacher.post(f"/c/{code}/act", data={"action": "seat"}, headers=HTMX).get_data(as_text=True)
+    assert "Table 1" in roster and "Table 2" in roster and "Table 3" not in roster
+    (told,) = received(ann_page, "class")
+    assert len(told["seated"]) == 8
+
+    # Each student's class page now leads to their table, where they hold a seat.
+    tables = {}
+    for name, browser in students.items():
+        answer = browser.get(f"/c/{code}")
+        assert answer.status_code == 303
+        table = answer.headers["Location"].rsplit("/", 1)[1]
+        room = browser.get(f"/r/{table}").get_data(as_text=True)
+        assert 'id="controls"' in room
+        tables.setdefault(table, []).append(name)
+    assert sorted(map(len, tables.values())) == [4, 4]
+
+    # The teacher moves Ann to the other table: her old table's page sends her on, via the class.
+    first = next(t for t, names in tables.items() if "Ann" in names)
+    other = next(t for t in tables if t != first)
+    ann = next(s for s in classes.overview(code)["roster"] if s["name"] == "Ann")
+    move = {"action": "move", "student": ann["id"], "table": other}
+    assert "Table 2" in teacher.post(f"/c/{code}/act", data=move, headers=HTMX).get_data(as_text=True)
+    back = students["Ann"].get(f"/r/{first}")
+    assert back.status_code == 303 and back.headers["Location"].endswith(f"/c/{code}")
+    assert students["Ann"].get(f"/c/{code}").headers["Location"].endswith(f"/r/{other}")
+
+    # Start every table: both play.
+    teacher.post(f"/c/{code}/act", data={"action": "start"}, headers=HTMX)
+    assert [t.phase for t in classes.overview(code)["tables"]] == ["playing", "playing"]
+
+
+def test_bad_input_on_a_class_is_refused_and_changes_nothing(app, classes):
+    teacher = app.test_client()
+    code = teacher.post("/classes", data={"rules": "maexchen", "size": "5"}).headers["Location"].rsplit("/", 1)[1]
+    before = classes.load(code)
+    assert teacher.post("/classes", data={"size": "9"}).status_code == 400  # a table of 9: no class made
+    assert teacher.get("/c/ZZZZZZ").status_code == 404
+    assert teacher.get("/c/ABCDE").status_code == 404
+    assert teacher.get("/c/ZZZZZZ/board").status_code == 404
+    stranger = app.test_client()
+    assert stranger.get(f"/c/{code}/roster").status_code == 403
+    page = stranger.post(f"/c/{code}/join", data={"name": "\x07"})
+    assert page.status_code == 400 and "control characters" in page.get_data(as_text=True)
+    for fields, says in [
+        ({"action": "seat"}, "Nobody is waiting for a table."),
+        ({"action": "start"}, "No table can start now"),
+        ({"action": "move", "student": "nobody", "table": "new"}, "There is no such student in this class."),
+        ({"action": "configure", "size": "x"}, "A table seats 4 to 6 students."),
+        ({"action": "configure", "rules": "chess"}, "Unknown rule set"),
+    ]:
+        answer = teacher.post(f"/c/{code}/act", data=fields, headers=HTMX)
+        assert answer.headers.get("X-Maxchen-Toast") and says in answer.get_data(as_text=True), fields
+    assert classes.load(code) == before
+    assert not socketio.test_client(app, auth={"class": "ZZZZZZ", "watch": True}).is_connected()
+    # A class's code typed on the home page's join form leads to the class.
+    typed = stranger.post("/join", data={"code": code.lower(), "name": "Zoe"})
+    assert typed.status_code == 307 and typed.headers["Location"].endswith(f"/c/{code}/join")
+
+
+def test_the_class_board_shows_every_table_live_and_never_a_hidden_die(app, classes, rooms, dice):
+    made = classes.create("maexchen", 4)
+    code = made["code"]
+    for name in ("Ann", "Ben", "Cem", "Dora", "Eli", "Fay", "Gus", "Hana"):
+        classes.join(code, name)
+    board = socketio.test_client(app, auth={"class": code, "watch": True})
+    (welcome,) = received(board, "parts")
+    assert "students are here" in welcome["html"] and welcome["reset"]
+    classes.act(code, made["token"], {"action": "seat"})
+    classes.act(code, made["token"], {"action": "start"})
+    one, two = classes.overview(code)["tables"]
+    seats = {t.code: [s.id for s in t.members()] for t in (one, two)}
+    html = app.test_client().get(f"/c/{code}/board").get_data(as_text=True)
+    assert html.count('class="class-table"') == 2 and 'id="controls"' not in html and "cup-view" not in html
+    assert wait_until(lambda: "Table 2" in pushed_now(board), 5)  # the board follows the seating
+
+    # Table 1: a roll passed on unseen, then a check shows the second one.
+    dice.add((6, 3), (5, 4))
+    a, b, c, _ = seats[one.code]
+    rooms.act(one.code, a, {"action": "shake"})
+    rooms.act(one.code, a, {"action": "announce", "value": 63})
+    rooms.act(one.code, b, {"action": "believe"})
+    page = app.test_client().get(f"/c/{code}/board").get_data(as_text=True)
+    assert FACE.findall(page) == []
+    rooms.act(one.code, b, {"action": "shake"})
+    rooms.act(one.code, b, {"action": "announce", "value": 65})
+    seen = []
+    rooms.act(one.code, c, {"action": "check"})
+    assert wait_until(lambda: seen.append(pushed_now(board)) or "face-5" in "".join(seen), 5)
+    shown = "".join(seen)
+    assert "face-6" not in shown and "face-3" not in shown  # Ann's believed 6-3 never
+    # Table 2: a check too; the class's statistics pool both tables' shown rolls.
+    dice.add((2, 1))
+    d, e, _, _ = seats[two.code]
+    rooms.act(two.code, d, {"action": "shake"})
+    rooms.act(two.code, d, {"action": "announce", "value": 21})
+    rooms.act(two.code, e, {"action": "check"})
+    stats = classes.pooled(classes.overview(code)["tables"])
+    assert stats["values"]["total"] == 2 and stats["checks"] == 2
+    page = app.test_client().get(f"/c/{code}/board").get_data(as_text=True)
+    assert "Statistics of the class" in page and "2 rolls" in page
+
+
+def pushed_now(client) -> str:
+    return "".join(m["args"][0]["html"] for m in client.get_received() if m["name"] == "parts")
