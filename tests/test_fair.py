@@ -142,3 +142,29 @@ def test_a_game_saved_before_the_seals_loads_and_opens_nothing_to_check():
     assert fair.verify_reveal(view["reveal"]) is None
     again.apply(B, "shake")  # the next cup is sealed as usual
     assert again.view_for(A)["commitment"]
+
+
+def test_the_python_client_holds_a_reveal_to_the_seal_it_saw_at_the_roll():
+    from maxchen.client import Player
+
+    game = MaexchenGame([A, B], dice=FixedDice([(4, 1), (3, 2)]))
+    me = Player("http://127.0.0.1:9", "token")  # never connected: views are handed to it
+    version = iter(range(1, 100))
+
+    def push():
+        me._on_view({**game.view_for(B), "version": next(version)})
+
+    push()
+    game.apply(A, "shake")
+    push()
+    game.apply(A, "announce", {"value": 41})
+    game.apply(B, "check")
+    push()
+    assert me.fair() is True
+    honest = me.view["reveal"]
+    # A server that shows other dice and brings a fresh seal that fits them: the hash checks out,
+    # but it is not the seal every phone got at the roll.
+    salt = "0" * 32
+    forged = {**honest, "dice": [3, 1], "salt": salt, "commitment": fair.commitment([3, 1], salt)}
+    assert fair.verify_reveal(forged) is True and me.fair(forged) is False
+    assert me.fair({**honest, "salt": salt}) is False
