@@ -13,6 +13,7 @@ import requests
 import socketio
 
 from .errors import IllegalMove
+from .fair import verify_reveal
 from .rules import rank, value_of
 
 
@@ -44,6 +45,7 @@ class Player:
         self.transports = list(transports)
         self.view = None
         self.removed = False
+        self.seals: dict[tuple, str] = {}  # (round, cup: "" or a Lügen player) -> the seal seen at the roll
         self._changed = threading.Condition()
         self.sio = socketio.Client(reconnection=True, **client_options)
         self.sio.on("view", self._on_view)
@@ -54,7 +56,32 @@ class Player:
             # Pushes of one room arrive in order; connection changes keep the version.
             if self.view is None or view["version"] >= self.view["version"]:
                 self.view = view
+                self._note_seals(view)
             self._changed.notify_all()
+
+    def _note_seals(self, view):
+        """Remember each closed cup's seal, to hold its reveal to it later (docs/API.md, "Fair dice")."""
+        round_ = view.get("round") or 0
+        if any(seen > round_ for seen, _ in self.seals):
+            self.seals.clear()  # a new game counts its rounds from 1 again
+        sealed = {"": view["commitment"]} if view.get("commitment") else view.get("commitments") or {}
+        for cup, commitment in sealed.items():
+            self.seals[round_, cup] = commitment
+
+    def fair(self, reveal=None) -> bool | None:
+        """Whether the latest view's reveal (or `reveal`) opens its cups as they were sealed; None if it opens none.
+
+        Each cup must hash to its commitment (`maxchen.fair.verify`), and the
+        commitment must be the one this client's views carried at the roll,
+        when it saw that roll.
+        """
+        reveal = (self.view or {}).get("reveal") if reveal is None else reveal
+        checked = verify_reveal(reveal)
+        if not checked:
+            return checked
+        sealed = reveal["commitment"]
+        cups = sealed.items() if isinstance(sealed, dict) else [("", sealed)]
+        return all(self.seals.get((reveal["round"], cup), commitment) == commitment for cup, commitment in cups)
 
     def _on_removed(self, _data):
         with self._changed:

@@ -8,7 +8,7 @@ injected: anything with `roll(count) -> list[int]`.
 import copy
 from dataclasses import dataclass
 
-from . import rules
+from . import fair, rules
 from .errors import IllegalMove
 
 
@@ -168,8 +168,9 @@ class Game:
         }
 
     _STATE: tuple[str, ...] = ()  # the attributes that make up a game's state
-    # State that games saved before it existed start fresh without (an upgrade loses no room).
-    _LATER = ("tally", "voided")
+    # State that games saved before it existed start fresh without (an upgrade loses no room):
+    # name -> its fresh value (the tally's is `new_tally()`).
+    _LATER: dict = {"tally": None, "voided": None}
 
     def to_dict(self, copy_state=True) -> dict:
         """The whole state as plain data, hidden dice included.
@@ -188,7 +189,7 @@ class Game:
         game._rolls = []
         for name in cls._STATE:
             if name not in data and name in cls._LATER:
-                setattr(game, name, cls.new_tally() if name == "tally" else None)
+                setattr(game, name, cls.new_tally() if name == "tally" else copy.deepcopy(cls._LATER[name]))
             else:
                 setattr(game, name, copy.deepcopy(data[name]) if copy_state else data[name])
         return game
@@ -203,6 +204,7 @@ class MaexchenGame(Game):
     OUT_AT = 5
     # The teaching hint: beside each announcement the odds of a fresh roll (a classroom asks).
     OPTIONS = {"hint": Option(default="off", choices=("off", "on"))}
+    _LATER = {**Game._LATER, "seal": None}
 
     def __init__(self, players, options=None, dice=None):
         super().__init__(players, options, dice)
@@ -277,6 +279,7 @@ class MaexchenGame(Game):
         self.history: list[dict] = []
         self.cup = None
         self.cup_owner = None
+        self.seal = None  # the cup's salt and commitment (maxchen/fair.py)
 
     def waiting_for(self):
         return [] if self.over else [self.turn]
@@ -337,11 +340,13 @@ class MaexchenGame(Game):
         self._log_cup()
         self.cup = None
         self.cup_owner = None
+        self.seal = None  # its salt is never told: nobody saw those dice
         self.step = "shake"
 
     def _shake(self, player):
         self.cup = sorted(self.dice.roll(self.DICE), reverse=True)
         self.cup_owner = player
+        self.seal = fair.seal(self.cup)
         self.step = "announce"
 
     def _announce(self, player, value):
@@ -365,6 +370,9 @@ class MaexchenGame(Game):
             "checker": player,
             "value": announced,
             "dice": list(self.cup),
+            # The key to the seal every phone got at the shake: now anyone can check the dice.
+            "salt": self.seal["salt"] if self.seal else None,
+            "commitment": self.seal["commitment"] if self.seal else None,
             "actual": actual,
             "loser": loser,
             "penalty": penalty,
@@ -380,6 +388,8 @@ class MaexchenGame(Game):
             "checker": player,
             "value": self.announcement["value"],
             "dice": None,
+            "salt": None,
+            "commitment": None,
             "actual": None,
             "loser": player,
             "penalty": rules.ACCEPT_PENALTY,
@@ -403,6 +413,7 @@ class MaexchenGame(Game):
         self.step = None
         self.cup = None
         self.cup_owner = None
+        self.seal = None
         return True
 
     def remove(self, player):
@@ -439,7 +450,10 @@ class MaexchenGame(Game):
             "announcement": dict(self.announcement) if self.announcement else None,
             "history": [dict(entry) for entry in self.history],
             "dice": list(self.cup) if mine else None,
-            "reveal": dict(self.reveal) if self.reveal else None,
+            # The seal of the cup on the table, for everyone from the shake on; its salt stays here.
+            "commitment": self.seal["commitment"] if self.seal else None,
+            # A reveal saved before the seals had no salt.
+            "reveal": {"salt": None, "commitment": None, **self.reveal} if self.reveal else None,
             "winner": self.winner,
             # Best first: the winner, then the last one out (those who left, when they left).
             "ranking": [self.winner, *reversed(self.out)] if self.over else None,
@@ -464,4 +478,5 @@ class MaexchenGame(Game):
         "history",
         "cup",
         "cup_owner",
+        "seal",
     ]

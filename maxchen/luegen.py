@@ -8,6 +8,7 @@ played down between the two players of a doubt (phase 2), until one loser.
 
 import copy
 
+from . import fair
 from .errors import IllegalMove
 from .game import Game, Option
 
@@ -41,6 +42,7 @@ class LuegenGame(Game):
         "playoff": Option(default="equal", choices=("equal", "last_two")),
     }
     SHARED_PHONE = False
+    _LATER = {**Game._LATER, "seals": {}}
 
     def __init__(self, players, options=None, dice=None):
         super().__init__(players, options, dice)
@@ -83,6 +85,7 @@ class LuegenGame(Game):
         self.round += 1
         self.opener = opener if opener in self.active() else self.next_after(opener)
         self.cups = dict.fromkeys(self.active())
+        self.seals = {}  # player -> their cup's salt and commitment (maxchen/fair.py)
         self.bid = None
         self.turn = None  # bidding starts once every cup is shaken
 
@@ -118,6 +121,7 @@ class LuegenGame(Game):
             raise self._why_not(action)
         if action == "shake":
             self.cups[player] = sorted(self.dice.roll(DICE), reverse=True)
+            self.seals[player] = fair.seal(self.cups[player])
             if all(cup is not None for cup in self.cups.values()):
                 self.turn = self.opener
         elif action == "bid":
@@ -185,6 +189,9 @@ class LuegenGame(Game):
             "face": bid["face"],
             "found": found,
             "dice": copy.deepcopy(self.cups),
+            # The keys to the seals every phone got at the shakes, cup by cup.
+            "salt": {player: seal["salt"] for player, seal in self.seals.items()},
+            "commitment": {player: seal["commitment"] for player, seal in self.seals.items()},
             "loser": loser,
             "mat_from": mat_from,
         }
@@ -274,11 +281,14 @@ class LuegenGame(Game):
             "allowed": allowed,
             "choices": self.choices() if "bid" in allowed else [],
             "dice": list(mine) if mine else None,
+            # The seal of every cup shaken this round, for everyone; the salts stay here.
+            "commitments": {player: seal["commitment"] for player, seal in self.seals.items()},
             "bid": dict(self.bid) if self.bid else None,
             "stack": self.stack,
             "stage": self.stage,
             "dice_in_play": self.dice_in_play(),
-            "reveal": copy.deepcopy(self.reveal),
+            # A reveal saved before the seals had no salts.
+            "reveal": {"salt": {}, "commitment": {}, **copy.deepcopy(self.reveal)} if self.reveal else None,
             "winner": None,
             "loser": self.loser,
             "safe_order": list(self.safe) if self.over else None,
@@ -303,6 +313,7 @@ class LuegenGame(Game):
         "reveal",
         "opener",
         "cups",
+        "seals",
         "bid",
         "turn",
     )

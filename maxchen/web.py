@@ -32,7 +32,7 @@ from flask_babel import get_locale, gettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import HTTPException
 
-from . import messages, rules
+from . import fair, messages, rules
 from .api import act_as, json_error
 from .classroom import CLASS_CODE_LENGTH, DEFAULT_SIZE, TABLE_SIZES, normalize_class_code
 from .errors import IllegalMove
@@ -465,6 +465,14 @@ def rules_page():
     """The rules in player language, with the value ladder."""
     ladder = [(value, value_label(value), rules.probability(value)) for value in rules.VALUES]
     return render_template(f"rules/{select_locale()}.html", ladder=ladder)
+
+
+@bp.get("/fair")
+def fair_page():
+    """Why the server cannot change the dice after a check, in plain words, with a fresh example seal."""
+    dice = [6, 5]
+    sealed = fair.seal(dice)
+    return render_template("fair.html", text=fair.text(dice, sealed["salt"]), **sealed)
 
 
 SEATS_ON_FORM = 6

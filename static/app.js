@@ -254,6 +254,7 @@
     legalFaces();
     const me = view ? view.you : null;
     const meta = document.querySelector("#table [data-meta]");
+
     document.body.classList.toggle("host", !!(view && view.host));
     const turn = meta ? meta.dataset.turn : "";
     const mine = !!me && turn === me;
@@ -273,9 +274,68 @@
       lastSay = say.textContent;
       $("live").textContent = lastSay.trim();
     }
+    noteSeals(meta);
+    checkReveals();
     const round = (meta && meta.dataset.revealRound) || "";
     if (lastReveal !== null && round && round !== lastReveal && !SHARED) showReveal(); // one phone: the cover shows it
     lastReveal = round;
+  }
+
+  // --- fair dice: every opened cup against the seal the table showed at its roll (/fair) ---
+  // The table shows each closed cup's seal, sha256("6,5:" + salt); a reveal brings the dice with
+  // the salt. The page hashes the dice it shows itself (js-sha256: on plain http there is no
+  // crypto.subtle), and holds the reveal to the seal it saw in that round when it saw one.
+
+  const seals = new Map(); // "round/cup" -> the seal the table showed
+  let sealRound = 0;
+  let warned = "";
+
+  function noteSeals(meta) {
+    const round = meta ? +meta.dataset.round || 0 : 0;
+    if (round < sealRound) seals.clear(); // a new game counts its rounds from 1 again
+    sealRound = round;
+    for (const el of document.querySelectorAll("#table .seal [data-commitment]")) {
+      seals.set(el.closest("[data-round]").dataset.round + "/" + el.dataset.cup, el.dataset.commitment);
+    }
+  }
+
+  function faces(cup) {
+    return [...cup.querySelectorAll(".die")].map((die) => +(/\bface-(\d)\b/.exec(die.className) || [0, 0])[1]);
+  }
+
+  // js-sha256 comes with the first reveal on screen, not with the page: a lighter first load.
+  let hashing = null;
+  function withSha256(then) {
+    if (window.sha256) return then();
+    if (!hashing) {
+      hashing = document.createElement("script");
+      hashing.src = document.body.dataset.sha256;
+      document.head.appendChild(hashing);
+    }
+    hashing.addEventListener("load", then, { once: true });
+  }
+
+  // Marks every reveal on the page (the overlay's copy too); a reveal that fails is said aloud once.
+  function checkReveals() {
+    const reveals = [...document.querySelectorAll(".reveal[data-round]")].filter((r) => r.querySelector("[data-salt]"));
+    if (!reveals.length) return;
+    if (!window.sha256) return withSha256(checkReveals);
+    for (const reveal of reveals) {
+      const mark = reveal.querySelector(".fair-mark");
+      let fair = true;
+      for (const cup of reveal.querySelectorAll("[data-salt]")) {
+        const sealed = cup.dataset.commitment;
+        const seen = seals.get(reveal.dataset.round + "/" + cup.dataset.cup);
+        const ok = sha256(faces(cup).join(",") + ":" + cup.dataset.salt) === sealed && (seen === undefined || seen === sealed);
+        cup.classList.toggle("unsealed", !ok);
+        fair = fair && ok;
+      }
+      if (mark) mark.dataset.state = fair ? "ok" : "bad";
+      if (!fair && warned !== reveal.dataset.round) {
+        warned = reveal.dataset.round;
+        $("live").textContent = ($("live").textContent + " " + T.unsealed).trim();
+      }
+    }
   }
 
   // Someone sits down while a game runs: everyone hears of it (they play from the next game).

@@ -558,6 +558,9 @@ def test_four_phones_play_luegen_to_its_loser(browser, server):
         for phone in phones:
             phone.page.wait_for_selector("#reveal-overlay:not([hidden]) .cups")
             assert phone.page.locator("#reveal-overlay .cups li").count() == len(in_game)
+            # Every cup opened as it was sealed at its shake: the page checked them all.
+            phone.page.wait_for_selector("#reveal-overlay .fair-mark[data-state=ok]")
+            assert phone.page.locator("#reveal-overlay .unsealed").count() == 0
         if rounds == 0:
             settled(host)
             host.shot("luegen-reveal")
@@ -980,3 +983,112 @@ def play_tables(tables: list[list[Phone]], limit=400):
                 break
         if not moved:
             time.sleep(0.05)
+
+
+def route_parts(phone, change):
+    """Pass the page's Socket.IO pushes through `change(html) -> html`: a server that lies to this phone."""
+
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def from_server(message):
+            match = re.match(r"^42(\[.*\])$", message, re.S) if isinstance(message, str) else None
+            if match:
+                event, *args = json.loads(match[1])
+                if event == "parts":
+                    args[0]["html"] = change(args[0]["html"])
+                    message = "42" + json.dumps([event, *args])
+            ws.send(message)
+
+        server.on_message(from_server)
+        ws.on_message(server.send)
+
+    phone.page.route_web_socket(re.compile(r"/socket\.io/"), route)
+
+
+def other_salt(html):
+    """The reveal with another salt for its cup (the dice as they were)."""
+    last = {"0": "1"}
+    return re.sub(r'data-salt="([0-9a-f]{31})([0-9a-f])"', lambda m: f'data-salt="{m[1]}{last.get(m[2], "0")}"', html)
+
+
+def other_die_sealed_anew(html):
+    """The reveal with its first die changed and a fresh seal that fits the changed dice."""
+    import hashlib
+
+    def forge(cup):
+        salt = re.search(r'data-salt="([0-9a-f]{32})"', cup[0])[1]
+        faces = [int(f) for f in re.findall(r"face-(\d)", cup[0])]
+        faces[0] = faces[0] % 6 + 1
+        sealed = hashlib.sha256((",".join(map(str, faces)) + ":" + salt).encode()).hexdigest()
+        forged = re.sub(r'data-commitment="[0-9a-f]{64}"', f'data-commitment="{sealed}"', cup[0])
+        return re.sub(r"face-\d", f"face-{faces[0]}", forged, count=1)
+
+    return re.sub(r'<p class="reveal-dice rolled" data-cup="".*?</p>', forge, html, flags=re.S)
+
+
+def test_every_phone_checks_the_dice_of_a_check_and_a_tampered_reveal_is_told(browser, server):
+    """Ann plays over the API; Ben's phone is told the truth, Cem's and the board's are lied to."""
+    import requests
+
+    def act(**body):
+        url = f"{server.url}/api/rooms/{ann['code']}/actions"
+        answer = requests.post(url, json=body, headers={"Authorization": f"Bearer {ann['token']}"}, timeout=10)
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+    ann = create_room(server.url, "Ann")
+    ben, cem, board = Phone(browser, server.url), Phone(browser, server.url, "de-DE"), Phone(browser, server.url)
+    route_parts(cem, other_salt)  # the dice as rolled, a wrong key
+    route_parts(board, other_die_sealed_anew)  # other dice with a seal made for them after the check
+    for phone, name in ((ben, "Ben"), (cem, "Cem")):
+        phone.page.goto(f"{server.url}/r/{ann['code']}")
+        phone.page.fill("main input[name=name]", name)
+        phone.page.click("main form button[type=submit]")
+        phone.page.wait_for_selector(".lobby-list")
+    board.page.goto(f"{server.url}/r/{ann['code']}/board")
+    board.page.wait_for_selector("#players .player >> nth=2")
+    act(action="start")
+    # Ann shakes: every screen shows the cup's seal at once (the start of its fingerprint).
+    sealed = act(action="shake")["commitment"]
+    for phone in (ben, cem, board):
+        phone.page.wait_for_selector(f"#table .seal code:text-is('{sealed[:8]}')")
+    act(action="announce", value=21)
+    # Ben checks on his phone: the dice, their key, and his page says they match the seal.
+    ben.page.click("#controls button[data-action=check]")
+    ben.page.wait_for_selector("#reveal-overlay:not([hidden]) .fair-mark[data-state=ok]")
+    assert ben.page.inner_text("#reveal-overlay .fair-mark").strip() == "✓ verified"
+    assert ben.page.get_attribute("#reveal-overlay .fair-mark", "href") == "/fair"
+    settled(ben)
+    ben.shot("reveal-verified")
+    ben.page.wait_for_selector("#table .last-round .fair-mark[data-state=ok]", state="attached")
+    # Cem's phone got the dice with a wrong key: it warns, on screen and aloud.
+    cem.page.wait_for_selector("#reveal-overlay:not([hidden]) .fair-mark[data-state=bad]")
+    assert cem.page.inner_text("#reveal-overlay .fair-mark").strip() == "⚠ passt nicht zum Siegel!"
+    assert cem.page.locator("#reveal-overlay .reveal-dice.unsealed").count() == 1
+    cem.page.wait_for_function("() => document.getElementById('live').textContent.includes('Siegel')")
+    settled(cem)
+    cem.shot("reveal-unsealed-de")
+    # The board was shown other dice with a seal that fits them: not the seal it saw at the shake.
+    board.page.wait_for_selector("#reveal-overlay:not([hidden]) .fair-mark[data-state=bad]")
+    truth = requests.get(
+        f"{server.url}/api/rooms/{ann['code']}", headers={"Authorization": f"Bearer {ann['token']}"}, timeout=10
+    ).json()["reveal"]
+    shown = [int(f) for f in re.findall(r"face-(\d)", board.page.inner_html("#reveal-overlay .reveal-dice"))]
+    assert shown != truth["dice"] and truth["commitment"] == sealed
+    for phone in (ben, cem, board):
+        assert phone.errors == []
+        phone.context.close()
+
+
+def test_the_fair_page_on_a_phone_from_the_rules(browser, server):
+    phone = Phone(browser, server.url, "ru-RU")
+    phone.page.goto(server.url + "/rules")
+    phone.page.click("a[href='/fair']")
+    phone.page.wait_for_selector("h1:text('Честные кости')")
+    code = phone.page.inner_text(".example dd >> nth=0")
+    assert re.fullmatch(r"6,5:[0-9a-f]{32}", code)
+    phone.shot("fair-ru")
+    phone.page.click("a.button:text('Правила')")
+    phone.page.wait_for_selector("text=Честные кости")
+    phone.context.close()

@@ -1,5 +1,6 @@
 """Mäxchen games as transcripts with fixed dice (RULES.md §2 and §5)."""
 
+from maxchen import fair
 from maxchen.dice import FixedDice
 from maxchen.game import MaexchenGame
 
@@ -38,8 +39,11 @@ def test_a_true_announcement_checked_costs_the_checker_one_point():
 def test_a_lie_checked_costs_the_announcer_one_point():
     game = new_game((4, 3))
     game.apply(A, "shake")
+    sealed = game.view_for(B)["commitment"]
     game.apply(A, "announce", {"value": "6-2"})
     game.apply(B, "check")
+    # The check opens the cup with the key to the seal everyone got at the shake.
+    assert fair.verify([4, 3], game.reveal["salt"], sealed)
     assert game.reveal == {
         "kind": "check",
         "round": 1,
@@ -47,6 +51,8 @@ def test_a_lie_checked_costs_the_announcer_one_point():
         "checker": B,
         "value": 62,
         "dice": [4, 3],
+        "salt": game.reveal["salt"],
+        "commitment": sealed,
         "actual": 43,
         "loser": A,
         "penalty": 1,

@@ -2,7 +2,7 @@
 
 Random legal and illegal actions, leaving players included; after each step:
 scores only move one way, exactly one player is to act, refused actions
-change nothing, and no view holds dice its player may not see.
+change nothing, and no view holds dice (or a salt) its player may not see.
 """
 
 import json
@@ -11,6 +11,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
+from maxchen import fair
 from maxchen.errors import IllegalMove
 from maxchen.rulesets import RULESETS
 
@@ -26,6 +27,7 @@ def machine_for(game_class):
         def start(self, count, seed):
             self.game = game_class(PLAYERS[:count], dice=SeededDice(seed))
             self.scores = self._scores()
+            self.drawn, self.opened = set(), set()  # every salt drawn, every salt a check has shown
 
         def _scores(self):
             return {p: self.game.player_fields(p) for p in self.game.players}
@@ -95,6 +97,16 @@ def machine_for(game_class):
                 if view["dice"] is not None:
                     assert player == game.cup_owner
                     assert view["dice"] == game.cup
+            # A cup's salt is as secret as its dice: in no view before a check shows them (a believed
+            # cup's never); its seal is in every view from the shake on.
+            if game.seal:
+                self.drawn.add(game.seal["salt"])
+                assert all(view["commitment"] == game.seal["commitment"] for view in views.values())
+            if game.reveal and game.reveal["salt"]:
+                self.opened.add(game.reveal["salt"])
+                assert fair.verify_reveal(game.reveal)
+            shown = json.dumps(views)
+            assert not any(salt in shown for salt in self.drawn - self.opened)
 
         def teardown(self):
             # The game always ends: checking every time must finish it.

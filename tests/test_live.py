@@ -31,6 +31,18 @@ def parts(client) -> list[str]:
     return [m["args"][0]["html"] for m in client.get_received() if m["name"] == "parts"]
 
 
+def closed_salts(game) -> set[str]:
+    """The salts of the cups on the table now: as secret as their dice."""
+    seals = [game.seal] if getattr(game, "seal", None) else list(getattr(game, "seals", {}).values())
+    return {seal["salt"] for seal in seals}
+
+
+def opened_salts(view) -> set[str]:
+    """The salts a reveal has shown to everyone."""
+    salt = (view.get("reveal") or {}).get("salt") or {}
+    return set(salt.values()) if isinstance(salt, dict) else {salt}
+
+
 def page(app, code, token):
     """A room page's socket: the browser's session cookie holds the seat."""
     browser = app.test_client()
@@ -58,7 +70,7 @@ def some_move(rooms, code, seats, rng) -> tuple[str, dict] | None:
 
 @pytest.mark.parametrize("rules", sorted(RULESETS))
 @pytest.mark.parametrize("seed", [1, 2])
-def test_pushed_parts_never_hold_a_hidden_die(app, rooms, rules, seed):
+def test_pushed_parts_and_views_never_hold_a_hidden_die_or_salt(app, rooms, rules, seed):
     rooms.dice = SeededDice(seed)
     rng = random.Random(seed)
     ruleset = RULESETS[rules]
@@ -67,20 +79,31 @@ def test_pushed_parts_never_hold_a_hidden_die(app, rooms, rules, seed):
     seats = [host] + [rooms.join(code, name) for name in ("Ben", "Cem", "Dora")[: max(2, ruleset.MIN_PLAYERS)]]
     watcher = socketio.test_client(app, auth={"room": code, "watch": True})
     pages = {seat["player"]: page(app, code, seat["token"]) for seat in seats}
-    assert watcher.is_connected() and all(p.is_connected() for p in pages.values())
+    bot = socketio.test_client(app, auth={"token": seats[1]["token"]})  # a JSON client gets views
+    assert watcher.is_connected() and bot.is_connected() and all(p.is_connected() for p in pages.values())
     rooms.act(code, host["player"], {"action": "start"})
+    drawn, opened = set(), set()
     for _ in range(600):
         room = rooms.load(code)
         public = room.public_view(rooms.connected(code))
+        # No salt of a closed cup in anything sent: not in a part, not in a view (its owner's neither).
+        drawn |= closed_salts(room.game)
+        opened |= opened_salts(public)
+        secret = drawn - opened
+        watched, paged = parts(watcher), {player: parts(client) for player, client in pages.items()}
+        sent = [*watched, *(html for htmls in paged.values() for html in htmls)]
+        sent += [json.dumps(m["args"][0]) for m in bot.get_received() if m["name"] == "view"]
+        assert sent, "every move pushes something"
+        assert not any(salt in text for salt in secret for text in sent)
         # The watcher holds exactly the public parts: no cup, no die but the public ones.
-        for html in parts(watcher):
+        for html in watched:
             assert "cup-view" not in html
             if 'id="table"' in html:
                 assert len(FACE.findall(html)) == public_dice(public), html
         # Each page's private part holds its own dice, or none.
-        for player, client in pages.items():
+        for player, htmls in paged.items():
             own = room.view_for(player, {})["dice"]
-            for html in parts(client):
+            for html in htmls:
                 for cup in CUP.findall(html):
                     assert json.loads(cup)["dice"] in (None, own)
                 if 'id="table"' in html:

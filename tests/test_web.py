@@ -10,6 +10,8 @@ import pytest
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
+from maxchen import fair
+
 ROOT = Path(__file__).resolve().parent.parent
 HX = {"HX-Request": "true"}
 
@@ -184,6 +186,50 @@ def test_partials_never_hold_another_players_dice(app, lobby, dice):
         assert cup_view(html)["dice"] is None
     # Ann's own page carries her dice for her cup, in her view only.
     assert cup_view(ann.get(f"/r/{code}").get_data(as_text=True))["dice"] == [6, 3]
+
+
+def test_every_page_gets_the_seal_at_the_shake_and_the_salt_only_with_the_dice(app, lobby, dice):
+    code, ann, ben = lobby
+    rooms = app.extensions["maxchen.rooms"]
+    board, api = app.test_client(), app.test_client()
+    tokens = [_token(ann, code), _token(ben, code)]
+    ann_id, ben_id = (rooms.authenticate(code, token) for token in tokens)
+
+    def everything() -> list[str]:
+        """Each player's page and parts, the board, and each player's JSON view."""
+        pages = [browser.get(f"/r/{code}{path}") for browser in (ann, ben) for path in ("", "/parts")]
+        views = [api.get(f"/api/rooms/{code}", headers={"Authorization": f"Bearer {t}"}) for t in tokens]
+        return [answer.get_data(as_text=True) for answer in [*pages, board.get(f"/r/{code}/board"), *views]]
+
+    dice.add((4, 1))
+    act(ann, code, action="start", version=version(ann, code))
+    # Ann shakes 4-1: the seal goes to everyone at once; its salt to nobody, not even Ann.
+    rooms.act(code, ann_id, {"action": "shake"})
+    seal = rooms.load(code).game.seal
+    for text in everything():
+        assert seal["commitment"] in text and seal["salt"] not in text
+    rooms.act(code, ann_id, {"action": "announce", "value": 52})
+    assert not any(seal["salt"] in text for text in everything())
+    # Ben checks: the dice come with the salt, on every page and in every view, and they verify.
+    rooms.act(code, ben_id, {"action": "check"})
+    assert all(seal["salt"] in text for text in everything())
+    reveal = rooms.view(code, ben_id)["reveal"]
+    assert (reveal["dice"], reveal["commitment"]) == ([4, 1], seal["commitment"])
+    assert fair.verify_reveal(reveal) is True
+    html = board.get(f"/r/{code}/board").get_data(as_text=True)
+    assert f'data-salt="{seal["salt"]}" data-commitment="{seal["commitment"]}"' in html
+    assert 'class="fair-mark" href="/fair"' in html
+
+
+@pytest.mark.parametrize(("lang", "word"), [("en", "Fair dice"), ("de", "Faire Würfel"), ("ru", "Честные кости")])
+def test_the_fair_page_explains_the_seal_with_an_example_that_verifies(client, lang, word):
+    client.post("/lang", data={"lang": lang})
+    html = client.get("/fair").get_data(as_text=True)
+    assert f"<title>Mäxchen · {word}</title>" in html
+    salt = re.search(r"<code>6,5:([0-9a-f]{32})</code>", html)[1]
+    sealed = re.search(r"<code>([0-9a-f]{64})</code>", html)[1]
+    assert fair.verify([6, 5], salt, sealed)
+    assert 'href="/fair"' in client.get("/rules").get_data(as_text=True)  # the rules lead there
 
 
 def cup_view(html) -> dict:
