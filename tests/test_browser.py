@@ -927,7 +927,8 @@ def played():
     """A server where a game of Mäxchen and one of Lügen were played against fast bots: {rules: code}."""
     from .conftest import Server
 
-    started = Server(env={"MAXCHEN_BOT_DELAY": "0.01-0.03"}).wait_ready()
+    # Anke's script asks and acts as fast as it can: the per-seat budget is not what this tests.
+    started = Server(env={"MAXCHEN_BOT_DELAY": "0.01-0.03", "MAXCHEN_LIMIT_EVENTS": "1000 per second"}).wait_ready()
     try:
         yield started, {rules: _play_against_bots(started.url, rules, 2) for rules in ("maexchen", "luegen")}
     finally:
