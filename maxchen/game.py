@@ -38,6 +38,11 @@ class Option:
         return {"default": self.default, "min": self.low, "max": self.high}
 
 
+# What became of a logged roll: its claim checked and true, or a lie; believed or accepted unseen;
+# shown by a doubt of another's bid (Lügen); left on the table when a round was void (RULES.md §5).
+OUTCOMES = ("true", "lie", "believed", "accepted", "shown", "void")
+
+
 class Game:
     """The interface of a game, whatever its rule set."""
 
@@ -140,9 +145,15 @@ class Game:
     def drain_rolls(self) -> list[dict]:
         """Rolls whose fate was settled since the last call, for the roll log.
 
-        Each is {"dice", "value", "announced", "found"}: `announced` is the
-        value announced with that roll (or None), `found` whether a check found
-        the announcement true (None when nobody checked it).
+        Each is {"dice", "value", "announced", "found", "public", "round",
+        "player", "answerer", "outcome"}, and in Lügen "bid" and "table":
+        `announced` is the value announced with that roll (or None), `found`
+        whether a check (a doubt) found the claim true (None when nobody
+        checked it), `public` whether the whole table saw the dice, `player`
+        who rolled, `answerer` who believed, checked, accepted or doubted,
+        `outcome` one of `OUTCOMES`. Lügen's rows of a doubt carry the bid
+        and the count of its face on the whole table; `found` is on the
+        bidder's cup.
         """
         rolls, self._rolls = self._rolls, []
         return rolls
@@ -317,8 +328,8 @@ class MaexchenGame(Game):
         else:
             getattr(self, "_" + action)(player)
 
-    def _log_cup(self, found=None):
-        """The cup leaves the table: append its roll to the pending roll log."""
+    def _log_cup(self, outcome, answerer=None):
+        """The cup leaves the table (`outcome`, answered by `answerer`): its roll goes to the pending roll log."""
         if self.cup is None:
             return
         announced = (
@@ -326,9 +337,19 @@ class MaexchenGame(Game):
         )
         value = rules.value_of(self.cup)
         # Seen by all only at a check; a cup believed, accepted or voided leaves the table unseen.
-        public = found is not None
+        found = {"true": True, "lie": False}.get(outcome)
         self._rolls.append(
-            {"dice": list(self.cup), "value": value, "announced": announced, "found": found, "public": public}
+            {
+                "dice": list(self.cup),
+                "value": value,
+                "announced": announced,
+                "found": found,
+                "public": found is not None,
+                "round": self.round,
+                "player": self.cup_owner,
+                "answerer": answerer,
+                "outcome": outcome,
+            }
         )
         if announced is not None and found is None and rules.rank(value) < rules.rank(announced):
             # A lie passed on unseen: counted, and the count told only when the game is over. Whose
@@ -337,7 +358,7 @@ class MaexchenGame(Game):
 
     def _believe(self, player):
         # The previous cup is lifted off the table unseen.
-        self._log_cup()
+        self._log_cup("believed", player)
         self.cup = None
         self.cup_owner = None
         self.seal = None  # its salt is never told: nobody saw those dice
@@ -361,7 +382,7 @@ class MaexchenGame(Game):
         actual = rules.value_of(self.cup)
         loser = player if rules.checker_loses(actual, announced) else announcer
         penalty = rules.check_penalty(announced)
-        self._log_cup(found=loser == player)
+        self._log_cup("true" if loser == player else "lie", player)
         self._count_check(caught=loser == announcer)
         self.reveal = {
             "kind": "check",
@@ -380,7 +401,7 @@ class MaexchenGame(Game):
         self._end_round(loser, penalty, checker=player)
 
     def _accept(self, player):
-        self._log_cup()
+        self._log_cup("accepted", player)
         self.reveal = {
             "kind": "accept",
             "round": self.round,
@@ -424,7 +445,7 @@ class MaexchenGame(Game):
         if player in self.out or self.over:
             return
         had_turn = self.turn
-        self._log_cup()
+        self._log_cup("void")
         self.out.append(player)
         if self._finish_if_decided():
             return

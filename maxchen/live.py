@@ -9,6 +9,7 @@ version it shows; the page drops a part older than the one it holds.
 """
 
 import functools
+import hashlib
 import threading
 import time
 
@@ -167,11 +168,26 @@ def _board_key(room) -> str:
     return json.dumps(stats.shown(room.counts))
 
 
-def render_board(room, lang: str | None = None) -> str:
-    """The board's statistics area: the room's counts as the table may see them, wrapped."""
+def stats_key(room) -> str:
+    """A short key of what the statistics show: the statistics page asks whether it moved."""
+    return hashlib.sha256(_board_key(room).encode()).hexdigest()[:16]
+
+
+def render_stats(room, lang: str | None = None, full: bool = False) -> Markup:
+    """The statistics area's inner HTML: the room's counts as the table may see them (`full`: with tables)."""
     lang = _lang(lang)
-    context = {**_context(room.code, room.rules, {}, lang), "counts": stats.shown(room.counts), "value_name": str}
-    return _wrap(BOARD_AREA, _render("partials/stats.html", context), room.version)
+    context = {
+        **_context(room.code, room.rules, {}, lang),
+        "counts": stats.shown(room.counts),
+        "value_name": str,  # a chart names values by their number: short under a bar
+        "full": full,
+    }
+    return Markup(_render("partials/stats.html", context))  # noqa: S704 - a template rendered with autoescape
+
+
+def render_board(room, lang: str | None = None) -> str:
+    """The board's statistics area, wrapped."""
+    return _wrap(BOARD_AREA, render_stats(room, lang), room.version)
 
 
 SOCKETS_PER_CLASS = 200  # its students' pages (60 at most), the teacher's, the boards

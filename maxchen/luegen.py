@@ -168,7 +168,7 @@ class LuegenGame(Game):
         bidder = bid["player"]
         found = count_matches(self.cups.values(), bid["face"])
         loser, winner = (doubter, bidder) if found >= bid["count"] else (bidder, doubter)
-        self._log_cups(bid, found)
+        self._log_cups(doubter)
         self._count_check(caught=loser == bidder)
         mat_from = None
         if self.stage == "play_off":
@@ -227,14 +227,37 @@ class LuegenGame(Game):
         self.turn = None
         self.bid = None
 
-    def _log_cups(self, bid, found):
-        # The roll log's `value` for a Lügen cup: its dice that count for the doubted face.
-        for cup in self.cups.values():
-            if cup is not None:
-                value = count_matches([cup], bid["face"])
-                self._rolls.append(
-                    {"dice": list(cup), "value": value, "announced": None, "found": None, "public": True}
-                )
+    def _log_cups(self, doubter=None):
+        """The round's cups leave the table: shown to all at a doubt (the bidder's with the verdict), else unseen."""
+        bid = self.bid if doubter is not None else None
+        table = count_matches(self.cups.values(), bid["face"]) if bid else None
+        for player, cup in self.cups.items():
+            if cup is None:
+                continue
+            found = outcome = None
+            if bid is None:
+                outcome = "void"  # RULES.md §5: someone left, the round starts again; nobody saw these dice
+            elif player == bid["player"]:
+                found = table >= bid["count"]
+                outcome = "true" if found else "lie"
+            else:
+                outcome = "shown"
+            self._rolls.append(
+                {
+                    "dice": list(cup),
+                    # The roll log's `value` of a Lügen cup: its dice that count for the doubted face.
+                    "value": count_matches([cup], bid["face"]) if bid else None,
+                    "announced": None,
+                    "bid": {"count": bid["count"], "face": bid["face"]} if bid else None,
+                    "table": table,
+                    "found": found,
+                    "public": bid is not None,
+                    "round": self.round,
+                    "player": player,
+                    "answerer": doubter,
+                    "outcome": outcome,
+                }
+            )
 
     def remove(self, player):
         """RULES.md §5: out for good (keeping any mats); mid-round the round is void."""
@@ -243,6 +266,7 @@ class LuegenGame(Game):
         self.left.append(player)
         if self.over or player in self.safe:
             return
+        self._log_cups()  # the round is void: its cups leave the table unseen
         if len(self.active()) < 2:
             remaining = self.active()
             self.loser = remaining[0] if remaining and self.mats[remaining[0]] > 0 else None

@@ -92,9 +92,8 @@ class Rooms:
                 self._locks.pop(room.code, None)
             self.presence.forget(room.code)
         else:
-            rolls = room.game.drain_rolls() if room.game else ()
-            room.count_rolls(rolls)
-            self.store.save(room.code, room.to_dict(), rolls)
+            rolls, settled = room.log_rolls(room.game.drain_rolls() if room.game else ())
+            self.store.save(room.code, room.to_dict(), rolls, settled)
         gone = [p for p in before if room.seat(p) is None]
         self._notify(room, gone=gone)
         self.changed(room)
@@ -121,7 +120,8 @@ class Rooms:
         with self._guard:
             while True:
                 room.code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-                if self.store.load(room.code) is None:
+                # A code whose log is kept (of a room that is gone) stays unused: its log is not the new room's.
+                if self.store.load(room.code) is None and not self.store.room_log(room.code):
                     break
             self._locks[room.code] = threading.Lock()
             room.mark_private()

@@ -1,10 +1,13 @@
-"""Dice against theory: expected shares, the χ² test and its p-value, the ladder's odds.
+"""Dice against theory: expected shares, the χ² test and its p-value, the ladder's odds, lies.
 
-Pure functions over counts: no state, no I/O. The χ² tail has a closed form
-for whole degrees of freedom (even: a finite sum; odd: erfc and a finite
-sum), so no statistics library is needed.
+Pure functions over counts: no state, no I/O (the CSV writer writes to the
+stream it is given). The χ² tail has a closed form for whole degrees of
+freedom (even: a finite sum; odd: erfc and a finite sum), so no statistics
+library is needed.
 """
 
+import csv
+import datetime
 import math
 from fractions import Fraction
 from functools import cache
@@ -110,15 +113,57 @@ def test(observed: dict[int, int], kind: str) -> dict:
 # until its game is over. Else the board would tell on a liar: "41" ticking
 # up right after Ann's "62" was believed. Keys are strings (the counts are
 # stored as JSON).
+#
+# Lies along the ladder: `checked` counts, per announced value, the checks and
+# the lies they caught (public at once); `announced` counts every announcement
+# and its lies once the table may know the dice under it (a believed one only
+# when its game is over). Lügen: `doubted` counts, per bid count, the doubts
+# and the bids that fell.
+
+PENDING = ("values", "faces", "announced")
 
 
 def new_counts() -> dict:
     """Empty counts of a room."""
-    return {"values": {}, "faces": {}, "checks": 0, "lies": 0, "checked": {}, "pending": {"values": {}, "faces": {}}}
+    return {
+        "values": {},
+        "faces": {},
+        "checks": 0,
+        "lies": 0,
+        "checked": {},
+        "announced": {},
+        "doubts": 0,
+        "fell": 0,
+        "doubted": {},
+        "pending": {kind: {} for kind in PENDING},
+    }
+
+
+def _upgrade(counts: dict) -> dict:
+    """Counts saved before a kind of count existed get it, empty."""
+    for key, empty in new_counts().items():
+        counts.setdefault(key, empty)
+    for kind in PENDING:
+        counts["pending"].setdefault(kind, {})
+    return counts
+
+
+def is_lie(roll: dict) -> bool | None:
+    """Whether the claim made with a logged roll was a lie (None: it made none, or it is unknown).
+
+    Two dice: the value under the cup is below the announced one (RULES.md §2).
+    Lügen: the bidder's cup of a doubt, when the table held fewer than the bid.
+    """
+    if roll.get("announced") is not None and roll.get("value") is not None:
+        return rules.rank(roll["value"]) < rules.rank(roll["announced"])
+    if roll.get("bid") and roll.get("found") is not None:
+        return not roll["found"]
+    return None
 
 
 def count_rolls(counts: dict, rolls) -> None:
     """Add settled rolls (from `Game.drain_rolls`) to a room's counts."""
+    _upgrade(counts)
     for roll in rolls:
         target = counts if roll.get("public") else counts["pending"]
         if len(roll["dice"]) == 2:  # Mäxchen and Poschen: the value of the two dice
@@ -126,20 +171,36 @@ def count_rolls(counts: dict, rolls) -> None:
         else:  # Lügen: every die of a cup
             for face in roll["dice"]:
                 _add(target["faces"], face)
-        if roll.get("found") is not None:  # a check: who lied, at what height of the ladder
+        lie = is_lie(roll)
+        if roll.get("announced") is not None:
+            _tally(target["announced"], roll["announced"], lie)
+        if roll.get("found") is None:
+            continue
+        if roll.get("bid"):  # a doubt: did the bid stand, at what count
+            counts["doubts"] += 1
+            counts["fell"] += lie
+            _tally(counts["doubted"], roll["bid"]["count"], lie)
+        else:  # a check: who lied, at what height of the ladder
             counts["checks"] += 1
-            counts["lies"] += not roll["found"]
-            checked = counts["checked"].setdefault(str(roll["announced"]), [0, 0])
-            checked[0] += 1
-            checked[1] += not roll["found"]
+            counts["lies"] += lie
+            _tally(counts["checked"], roll["announced"], lie)
 
 
-def settle(counts: dict) -> None:
-    """The game is over: the rolls nobody saw count now."""
-    for kind in ("values", "faces"):
+def settle(counts: dict) -> bool:
+    """The game is over: the rolls nobody saw count now. Whether there were any."""
+    _upgrade(counts)
+    moved = False
+    for kind in PENDING:
         for key, n in counts["pending"][kind].items():
-            _add(counts[kind], key, n)
+            moved = True
+            if kind == "announced":
+                said = counts["announced"].setdefault(key, [0, 0])
+                said[0] += n[0]
+                said[1] += n[1]
+            else:
+                _add(counts[kind], key, n)
         counts["pending"][kind] = {}
+    return moved
 
 
 def merge(total: dict, counts: dict) -> None:
@@ -158,19 +219,118 @@ def _add(counter: dict, key, n: int = 1) -> None:
     counter[str(key)] = counter.get(str(key), 0) + n
 
 
+def _tally(counter: dict, key, lie: bool) -> None:
+    """One more claim at `key`, and one more lie if it was one."""
+    entry = counter.setdefault(str(key), [0, 0])
+    entry[0] += 1
+    entry[1] += bool(lie)
+
+
 def shown(counts: dict) -> dict:
-    """What the table may see of a room's counts: the rolls against theory, and the checks."""
+    """What the table may see of a room's counts: the rolls against theory, and the lies along the ladder.
+
+    `ladder`: per announced value (ladder order), the checks and the lies
+    they caught, and all announcements whose dice the table knows and their
+    lies. `bids`: per Lügen bid count, the doubts and the bids that fell.
+    """
+    counts = _upgrade(counts)
     values = {int(k): n for k, n in counts["values"].items()}
     faces = {int(k): n for k, n in counts["faces"].items()}
+    checked, said = counts["checked"], counts["announced"]
     ladder = [
-        {"value": value, "checks": counts["checked"][str(value)][0], "lies": counts["checked"][str(value)][1]}
+        {
+            "value": value,
+            "checks": checked.get(str(value), [0, 0])[0],
+            "lies": checked.get(str(value), [0, 0])[1],
+            "announced": said.get(str(value), [0, 0])[0],
+            "untrue": said.get(str(value), [0, 0])[1],
+        }
         for value in rules.VALUES
-        if str(value) in counts["checked"]
+        if str(value) in checked or str(value) in said
     ]
+    bids = [{"count": int(k), "doubts": n, "fell": fell} for k, (n, fell) in counts["doubted"].items()]
     return {
         "values": test(values, "values") if values else None,
         "faces": test(faces, "faces") if faces else None,
         "checks": counts["checks"],
         "lies": counts["lies"],
         "ladder": ladder,
+        "announced": sum(row["announced"] for row in ladder),
+        "untrue": sum(row["untrue"] for row in ladder),
+        "doubts": counts["doubts"],
+        "fell": counts["fell"],
+        "bids": sorted(bids, key=lambda row: row["count"]),
     }
+
+
+# --- a room's roll log as CSV ---
+
+LOG_CSV_COLUMNS = (
+    "game",
+    "round",
+    "time",
+    "rules",
+    "player",
+    "dice",
+    "value",
+    "announced",
+    "bid_count",
+    "bid_face",
+    "table_count",
+    "answered_by",
+    "outcome",
+    "lie",
+)
+# A cell starting with one of these is a formula to a spreadsheet (OWASP, "CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(text: str) -> str:
+    """Text a spreadsheet shows as it is: a leading formula character is quoted away with an apostrophe."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def write_log_csv(entries, out, names: bool = False) -> None:
+    """A room's roll log (`store.room_log`) as CSV: one row per roll the table may know, oldest first.
+
+    Players are P1, P2, … in the order they first appear in the log (rolling
+    or answering), so a label stays the same from one download to the next;
+    with `names`, their names as they were then. docs/API.md lists the columns.
+    """
+    labels: dict[str, str] = {}
+    for entry in entries:
+        for player in (entry["player"], entry["answerer"]):
+            if player is not None and player not in labels:
+                labels[player] = f"P{len(labels) + 1}"
+
+    def who(player, name):
+        if names and name:
+            return _cell(name)
+        return labels.get(player, "")
+
+    writer = csv.writer(out)
+    writer.writerow(LOG_CSV_COLUMNS)
+    for entry in entries:
+        if not entry["public"]:
+            continue  # not yet the table's to know: a roll passed on unseen, in a game not over
+        bid = entry["bid"] or {}
+        lie = is_lie(entry)
+        moment = datetime.datetime.fromtimestamp(entry["time"], datetime.UTC)
+        writer.writerow(
+            [
+                entry["game"],
+                entry["round"],
+                moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                entry["rules"],
+                who(entry["player"], entry["name"]),
+                " ".join(map(str, entry["dice"])),
+                entry["value"],
+                entry["announced"],
+                bid.get("count"),
+                bid.get("face"),
+                entry["table"],
+                who(entry["answerer"], entry["answerer_name"]),
+                entry["outcome"],
+                "" if lie is None else int(lie),
+            ]
+        )

@@ -4,11 +4,18 @@ A store keeps each room as JSON text, so what is saved is exactly what a
 later load gets back. The interface every store has:
 
     load(code) -> dict | None
-    save(code, data, rolls=())      the room and its settled rolls, atomically
-    delete(code)
+    save(code, data, rolls=(), settle=None)
+                                    the room, its settled rolls and (a game number) that game's
+                                    unseen rolls made public, atomically
+    delete(code)                    the room goes; its log stays, without names
     find_token(token_hash) -> code | None
     untouched_since(moment) -> [code]
     rolls() -> [dict]               the roll log, oldest first
+    room_log(code) -> [dict]        one room's log, oldest first: at most `ROOM_LOG_CAP`, the newest
+
+An entry of the roll log has `LOG_FIELDS`: what `Game.drain_rolls` gives
+(see there), and the room, its rule set, the time, the game's number in the
+room and the names of who rolled and who answered.
 
 Classes (a teacher's tables, see `maxchen.classroom`) are kept beside the
 rooms, the same way: load_class, save_class, delete_class, classes().
@@ -22,27 +29,53 @@ from pathlib import Path
 
 from . import fastjson as json
 
-ROLL_FIELDS = ("room", "rules", "time", "dice", "value", "announced", "found")
+LOG_FIELDS = (
+    "room",
+    "rules",
+    "time",
+    "game",
+    "round",
+    "player",
+    "name",
+    "dice",
+    "value",
+    "announced",
+    "bid",
+    "table",
+    "found",
+    "answerer",
+    "answerer_name",
+    "outcome",
+    "public",
+)
+ROOM_LOG_CAP = 20_000  # entries per room: a room's log stays bounded however long it plays (docs/security.md)
 
 
 def _token_hashes(data: dict) -> list[str]:
     return [seat["token_hash"] for seat in data["seats"] if seat["token_hash"]]
 
 
-def _roll_row(code: str, data: dict, roll: dict, now: float) -> tuple:
-    return (code, data["rules"], now, json.dumps(roll["dice"]), roll["value"], roll["announced"], roll["found"])
+def _entry(code: str, data: dict, roll: dict, now: float) -> dict:
+    """A roll as the log keeps it (every field present; what an older caller left out is empty)."""
+    entry = {field: roll.get(field) for field in LOG_FIELDS}
+    entry.update(room=code, rules=data["rules"], time=now, dice=list(roll["dice"]), public=bool(roll.get("public")))
+    if entry["bid"] is not None:
+        entry["bid"] = {"count": entry["bid"]["count"], "face": entry["bid"]["face"]}
+    return entry
 
 
 class MemoryStore:
     """Rooms in this process's memory: for tests and throwaway servers."""
 
-    def __init__(self, max_rolls=100_000):
+    def __init__(self, max_rolls=100_000, room_cap=ROOM_LOG_CAP):
         self._rooms: dict[str, str] = {}
         self._touched: dict[str, float] = {}
         self._tokens: dict[str, str] = {}
         self._room_tokens: dict[str, list[str]] = {}
         self._rolls: deque = deque(maxlen=max_rolls)
         self._classes: dict[str, str] = {}
+        self._logs: dict[str, deque] = {}  # code -> its entries (the same dicts as in `_rolls`)
+        self.room_cap = room_cap
         self._lock = threading.Lock()
 
     def load(self, code: str) -> dict | None:
@@ -50,8 +83,8 @@ class MemoryStore:
         text = self._rooms.get(code)
         return None if text is None else json.loads(text)
 
-    def save(self, code: str, data: dict, rolls=()) -> None:
-        """Store the room's data, replacing what was there, and log its rolls."""
+    def save(self, code: str, data: dict, rolls=(), settle=None) -> None:
+        """Store the room's data, replacing what was there, log its rolls and make game `settle`'s public."""
         text = json.dumps(data)
         now = time.time()
         with self._lock:
@@ -61,15 +94,26 @@ class MemoryStore:
             hashes = _token_hashes(data)
             self._room_tokens[code] = hashes
             self._tokens.update(dict.fromkeys(hashes, code))
+            log = self._logs.get(code)
+            if rolls and log is None:
+                log = self._logs[code] = deque(maxlen=self.room_cap)
             for roll in rolls:
-                self._rolls.append(dict(zip(ROLL_FIELDS, _roll_row(code, data, roll, now), strict=True)))
+                entry = _entry(code, data, roll, now)
+                self._rolls.append(entry)
+                log.append(entry)
+            if settle is not None and log is not None:
+                for entry in log:
+                    if entry["game"] == settle:
+                        entry["public"] = True
 
     def delete(self, code: str) -> None:
-        """Forget the room (its rolls stay in the log)."""
+        """Forget the room; its rolls stay in the log, without names."""
         with self._lock:
             self._drop_tokens(code)
             self._rooms.pop(code, None)
             self._touched.pop(code, None)
+            for entry in self._logs.pop(code, ()):
+                entry["name"] = entry["answerer_name"] = None
 
     def find_token(self, token_hash: str) -> str | None:
         """The code of the room where a token's seat is."""
@@ -81,7 +125,13 @@ class MemoryStore:
 
     def rolls(self) -> list[dict]:
         """The roll log, oldest first."""
-        return [{**roll, "dice": json.loads(roll["dice"])} for roll in self._rolls]
+        with self._lock:
+            return json.loads(json.dumps(list(self._rolls)))
+
+    def room_log(self, code: str) -> list[dict]:
+        """One room's roll log, oldest first (the newest `room_cap` entries)."""
+        with self._lock:
+            return json.loads(json.dumps(list(self._logs.get(code, ()))))
 
     def load_class(self, code: str) -> dict | None:
         """The class's data, or None."""
@@ -123,13 +173,90 @@ def _v2(db):
         db.executemany("INSERT INTO tokens VALUES (?, ?)", [(h, code) for h in _token_hashes(json.loads(text))])
 
 
+# The columns of the roll log from schema 3 on, in the order of `_ROW`.
+LOG_COLUMNS = (
+    "room",
+    "rules",
+    "time",
+    "game",
+    "round",
+    "player",
+    "name",
+    "dice",
+    "value",
+    "announced",
+    "bid_count",
+    "bid_face",
+    "table_count",
+    "found",
+    "answerer",
+    "answerer_name",
+    "outcome",
+    "public",
+)
+
+
+def _v3(db):
+    """Schema 3: the roll log knows the game, round, players, answer, Lügen's bid, and whether it is public yet.
+
+    The table is made anew (a Lügen cup of a void round has no `value`), its
+    rows copied. What schema 2 logged: a checked roll was seen by all; an
+    unchecked one too, unless its room is in a game now, whose unseen rolls
+    they may be: those wait for that game's end (it is game 1 of the room,
+    as `Room.from_dict` numbers it).
+    """
+    db.execute("ALTER TABLE rolls RENAME TO rolls_v2")
+    db.execute(
+        "CREATE TABLE rolls (id INTEGER PRIMARY KEY, room TEXT NOT NULL, rules TEXT NOT NULL, time REAL NOT NULL,"
+        " game INTEGER, round INTEGER, player TEXT, name TEXT, dice TEXT NOT NULL, value INTEGER,"
+        " announced INTEGER, bid_count INTEGER, bid_face INTEGER, table_count INTEGER, found INTEGER,"
+        " answerer TEXT, answerer_name TEXT, outcome TEXT, public INTEGER NOT NULL)"
+    )
+    db.execute(
+        "INSERT INTO rolls (id, room, rules, time, dice, value, announced, found, outcome, public)"
+        " SELECT id, room, rules, time, dice, value, announced, found,"
+        " CASE found WHEN 1 THEN 'true' WHEN 0 THEN 'lie' END, 1 FROM rolls_v2 ORDER BY id"
+    )
+    db.execute("DROP TABLE rolls_v2")
+    db.execute("CREATE INDEX rolls_room ON rolls (room, id)")
+    for code, text in db.execute("SELECT code, data FROM rooms").fetchall():
+        if json.loads(text).get("phase") == "playing":
+            db.execute("UPDATE rolls SET public = 0, game = 1 WHERE room = ? AND found IS NULL", (code,))
+
+
 def _classes(db):
     """Classes: a teacher's tables, as JSON."""
     db.execute("CREATE TABLE classes (code TEXT PRIMARY KEY, data TEXT NOT NULL)")
 
 
-MIGRATIONS = (_v1, _v2, _classes)
+MIGRATIONS = (_v1, _v2, _v3, _classes)
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+_COLUMNS = ", ".join(LOG_COLUMNS)
+_INSERT_ROLL = f"INSERT INTO rolls ({_COLUMNS}) VALUES ({', '.join('?' * len(LOG_COLUMNS))})"  # noqa: S608
+_SETTLE = "UPDATE rolls SET public = 1 WHERE room = ? AND game = ? AND public = 0"
+_TRIM = "DELETE FROM rolls WHERE id IN (SELECT id FROM rolls WHERE room = ? ORDER BY id LIMIT ?)"
+
+
+def _row(entry: dict) -> tuple:
+    """A log entry as a row of `LOG_COLUMNS`."""
+    bid = entry["bid"] or {}
+    flat = {**entry, "dice": json.dumps(entry["dice"]), "bid_count": bid.get("count"), "bid_face": bid.get("face")}
+    flat["table_count"] = entry["table"]
+    return tuple(flat[column] for column in LOG_COLUMNS)
+
+
+def _from_row(row) -> dict:
+    """A row of `LOG_COLUMNS` as the log entry it was."""
+    flat = dict(zip(LOG_COLUMNS, row, strict=True))
+    entry = {field: flat.get(field) for field in LOG_FIELDS}
+    entry["dice"] = json.loads(flat["dice"])
+    entry["found"] = None if flat["found"] is None else bool(flat["found"])
+    entry["public"] = bool(flat["public"])
+    entry["bid"] = None if flat["bid_count"] is None else {"count": flat["bid_count"], "face": flat["bid_face"]}
+    entry["table"] = flat["table_count"]
+    return entry
 
 
 class SqliteStore:
@@ -139,8 +266,10 @@ class SqliteStore:
     cache of the rooms' JSON; only changes touch the disk.
     """
 
-    def __init__(self, path):
+    def __init__(self, path, room_cap=ROOM_LOG_CAP):
         self.path = Path(path)
+        self.room_cap = room_cap
+        self._logged: dict[str, int] = {}  # code -> entries in its log, once counted
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # One connection, used under a lock: green threads share it safely.
         self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
@@ -199,8 +328,8 @@ class SqliteStore:
             self._cache[code] = (row[0], _token_hashes(data))
         return data
 
-    def save(self, code: str, data: dict, rolls=()) -> None:
-        """Replace the room and append its settled rolls, in one transaction."""
+    def save(self, code: str, data: dict, rolls=(), settle=None) -> None:
+        """Replace the room, append its settled rolls and make game `settle`'s public, in one transaction."""
         now = time.time()
         text = json.dumps(data)
         hashes = _token_hashes(data)
@@ -213,20 +342,38 @@ class SqliteStore:
             statements.append(("DELETE FROM tokens WHERE code = ?", (code,)))
             if hashes:
                 statements.append(("INSERT OR REPLACE INTO tokens VALUES (?, ?)", tuple((h, code) for h in hashes)))
+        logged = None
         if rolls:
-            rows = tuple(_roll_row(code, data, roll, now) for roll in rolls)
-            statements.append(
-                (
-                    "INSERT INTO rolls (room, rules, time, dice, value, announced, found) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    rows,
-                )
-            )
+            rows = tuple(_row(_entry(code, data, roll, now)) for roll in rolls)
+            statements.append((_INSERT_ROLL, rows))
+            logged = self._logged_count(code) + len(rows)
+            if logged > self.room_cap:  # the oldest go: the room's log stays within its cap
+                statements.append((_TRIM, (code, logged - self.room_cap)))
+                logged = self.room_cap
+        if settle is not None:
+            statements.append((_SETTLE, (code, settle)))
         self._write(statements)
         self._cache[code] = (text, hashes)
+        if logged is not None:
+            self._logged[code] = logged
+
+    def _logged_count(self, code: str) -> int:
+        """How many entries the room's log holds (counted once per process, then kept)."""
+        if code not in self._logged:
+            with self._lock:
+                row = self._db.execute("SELECT COUNT(*) FROM rolls WHERE room = ?", (code,)).fetchone()
+            self._logged[code] = row[0]
+        return self._logged[code]
 
     def delete(self, code: str) -> None:
-        """Forget the room (its rolls stay in the log)."""
-        self._write([("DELETE FROM rooms WHERE code = ?", (code,)), ("DELETE FROM tokens WHERE code = ?", (code,))])
+        """Forget the room; its rolls stay in the log, without names."""
+        self._write(
+            [
+                ("DELETE FROM rooms WHERE code = ?", (code,)),
+                ("DELETE FROM tokens WHERE code = ?", (code,)),
+                ("UPDATE rolls SET name = NULL, answerer_name = NULL WHERE room = ?", (code,)),
+            ]
+        )
         self._cache.pop(code, None)
 
     def find_token(self, token_hash: str) -> str | None:
@@ -242,17 +389,16 @@ class SqliteStore:
 
     def rolls(self) -> list[dict]:
         """The roll log, oldest first."""
+        return self._read(f"SELECT {_COLUMNS} FROM rolls ORDER BY id", ())  # noqa: S608 - constants, not input
+
+    def room_log(self, code: str) -> list[dict]:
+        """One room's roll log, oldest first (the newest `room_cap` entries)."""
+        return self._read(f"SELECT {_COLUMNS} FROM rolls WHERE room = ? ORDER BY id", (code,))  # noqa: S608
+
+    def _read(self, sql, args) -> list[dict]:
         with self._lock:
-            columns = ", ".join(ROLL_FIELDS)  # constants, not input
-            rows = self._db.execute(f"SELECT {columns} FROM rolls ORDER BY id").fetchall()  # noqa: S608
-        return [
-            {
-                **dict(zip(ROLL_FIELDS, row, strict=True)),
-                "dice": json.loads(row[3]),
-                "found": None if row[6] is None else bool(row[6]),
-            }
-            for row in rows
-        ]
+            rows = self._db.execute(sql, args).fetchall()
+        return [_from_row(row) for row in rows]
 
     def load_class(self, code: str) -> dict | None:
         """The class's data, or None."""

@@ -257,10 +257,12 @@ class Room:
         since=None,
         counts=None,
         classroom=None,
+        games=0,
     ):
         self.code = code
         self.classroom = classroom  # the code of the class this room is a table of (maxchen.classroom)
         self.counts = counts or stats.new_counts()  # the rolls and checks of every game here (stats.shown)
+        self.games = games  # games started here: the number of the current (or last) one
         # player -> [key of their private part, the version since when it is so]
         self.since: dict[str, list] = since or {}
         # Pass and play: one device (the host's seat) plays for everyone; the
@@ -376,6 +378,7 @@ class Room:
         if len(members) < self.ruleset.MIN_PLAYERS:
             raise IllegalMove("too_few", game=self.ruleset.TITLE, low=self.ruleset.MIN_PLAYERS)
         self.game = self.ruleset([s.id for s in members], self.options, dice)
+        self.games += 1
         self.seats = members
         for seat in members:
             seat.waiting = False
@@ -503,11 +506,26 @@ class Room:
         waiting = game.waiting_for() if game is not None and self.phase == "playing" else []
         return {"holder": self.holder, "next": None if self.holder else (waiting or [None])[0]}
 
-    def count_rolls(self, rolls) -> None:
-        """Settled rolls into the room's counts; at the end of a game the unseen ones count too."""
-        stats.count_rolls(self.counts, rolls)
-        if self.phase == "over":
-            stats.settle(self.counts)
+    def log_rolls(self, rolls) -> tuple[list[dict], int | None]:
+        """Settled rolls of the game as the roll log keeps them (game number, names), counted.
+
+        With them the number of the game whose unseen rolls the table may know
+        now (it is over), or None: at the end of a game they count too.
+        """
+        names = {seat.id: seat.name for seat in self.seats}
+        entries = [
+            {
+                **roll,
+                "game": self.games,
+                "name": names.get(roll["player"]),
+                "answerer_name": names.get(roll.get("answerer")),
+            }
+            for roll in rolls
+        ]
+        stats.count_rolls(self.counts, entries)
+        unseen = any(not entry["public"] for entry in entries)
+        settled = self.phase == "over" and (stats.settle(self.counts) or unseen)
+        return entries, (self.games if settled else None)
 
     def public_view(self, connected: dict, players: list | None = None) -> dict:
         """What everyone at the table may see: a seatless watcher's view."""
@@ -634,6 +652,7 @@ class Room:
             "since": self.since,
             "counts": self.counts,
             "classroom": self.classroom,
+            "games": self.games,
         }
 
     @classmethod
@@ -655,4 +674,5 @@ class Room:
             since=data.get("since"),
             counts=data.get("counts"),
             classroom=data.get("classroom"),
+            games=data.get("games", 1 if data["game"] else 0),  # saved before games were numbered
         )

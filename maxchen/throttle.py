@@ -12,8 +12,9 @@ environment variables of the same names):
   way counts as a failure until it ends otherwise: a hundred guesses sent at
   once (each waiting on its body) must not all pass before the first miss.
 - MAXCHEN_LIMIT_PAGES, per address: the open pages (home, rules, language,
-  manifest): cheap each, but a flood of them from one address must not take
-  the server from the tables.
+  manifest) and a room's seatless ones (board, statistics, its CSV): cheap
+  each, but a flood of them from one address must not take the server from
+  the tables.
 - MAXCHEN_LIMIT_SIMULATIONS, per address: runs of the simulator on /learn
   (100,000 games take a few seconds of a core).
 - MAXCHEN_LIMIT_ROOMS, per address: new rooms (the load benchmark's 2,000
@@ -127,8 +128,8 @@ class Throttle:
         self.limiter = Limiter(
             get_remote_address, app=app, strategy="sliding-window-counter", storage_uri="maxchen-memory://"
         )
-        # The boards: the costliest pages to draw, and no seat behind them.
-        pages = (*OPEN_PAGES, "web.board", "classes.board")
+        # The boards (the costliest pages to draw) and the statistics (page, poll, CSV): no seat behind them.
+        pages = (*OPEN_PAGES, "web.board", "classes.board", "web.stats_page", "web.stats_csv")
         for key, endpoints in (("MAXCHEN_LIMIT_ROOMS", ROOM_MAKERS), ("MAXCHEN_LIMIT_PAGES", pages)):
             limit = self.limiter.shared_limit(lambda key=key: current_app.config[key], scope=key)
             for endpoint in endpoints:

@@ -32,11 +32,11 @@ from flask_babel import get_locale, gettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import HTTPException
 
-from . import fair, messages, rules
+from . import fair, messages, rules, stats
 from .api import act_as, json_error
 from .classroom import CLASS_CODE_LENGTH, DEFAULT_SIZE, TABLE_SIZES, normalize_class_code
 from .errors import IllegalMove
-from .live import STRATEGY_LABELS, page_parts, value_label
+from .live import STRATEGY_LABELS, page_parts, render_stats, stats_key, value_label
 from .rooms import normalize_code
 from .rulesets import DEFAULT, REGISTRY, RULESETS, SHARED_PHONE, TITLES
 from .table import shown_name
@@ -302,14 +302,75 @@ def room(code):
     return render_template("room.html", code=code, room=room, parts=_parts(room, player), **_share(code))
 
 
-@bp.get("/r/<code>/board")
-def board(code):
-    """The room on a big screen (a projector): what the whole table sees, with no seat and no hidden die."""
+def _watched(code: str):
+    """The room a seatless page shows (the board, the statistics); 404 when there is none.
+
+    A one-phone table takes no second device: its answer is the refusal page (409), for the caller to return.
+    """
     code = _room_or_404(code)
     room = _rooms().load(code)
     if room.shared:
-        return render_template("join.html", code=code, error=_message(IllegalMove("one_phone")), closed=True), 409
+        return room, (
+            render_template("join.html", code=code, error=_message(IllegalMove("one_phone")), closed=True),
+            409,
+        )
+    return room, None
+
+
+@bp.get("/r/<code>/board")
+def board(code):
+    """The room on a big screen (a projector): what the whole table sees, with no seat and no hidden die."""
+    room, refused = _watched(code)
+    if refused:
+        return refused
+    code = room.code
     return render_template("room.html", code=code, room=room, parts=_parts(room, None), board=True, **_share(code))
+
+
+STATS_POLL = 5  # seconds between two looks of the statistics page (an unchanged answer is a bodiless 204)
+
+
+@bp.get("/r/<code>/stats")
+def stats_page(code):
+    """The room's statistics for anyone with the code: what the board shows, larger; htmx asks again every few seconds.
+
+    The poll (`HX-Request`) carries the key of what the page shows: unchanged, the answer is 204.
+    """
+    room, refused = _watched(code)
+    if refused:
+        return refused
+    key = stats_key(room)
+    if request.headers.get("HX-Request"):
+        if request.args.get("key") == key:
+            return "", 204
+        return render_template("partials/polled.html", code=room.code, key=key, every=STATS_POLL, area=_stats(room))
+    host = _me(room.code) == room.host
+    return render_template(
+        "stats.html", code=room.code, room=room, key=key, every=STATS_POLL, area=_stats(room), host=host
+    )
+
+
+def _stats(room):
+    return render_stats(room, full=True)
+
+
+@bp.get("/r/<code>/stats.csv")
+def stats_csv(code):
+    """The room's rolls the table may know, one row per roll; names only for the host who asks (`names=1`)."""
+    room, refused = _watched(code)
+    if refused:
+        return refused
+    names = request.args.get("names") == "1"
+    if names and _me(room.code) != room.host:
+        raise IllegalMove("not_host")
+    out = io.StringIO()
+    out.write("\ufeff")  # UTF-8's byte-order mark: a spreadsheet reads names in any script right
+    stats.write_log_csv(_rooms().store.room_log(room.code), out, names=names)
+    response = current_app.response_class(out.getvalue(), mimetype="text/csv")
+    filename = f"maxchen-{room.code}{'-names' if names else ''}.csv"
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.cache_control.no_store = True
+    return response
 
 
 @bp.post("/r/<code>/join")
@@ -485,7 +546,7 @@ def _percent(chance) -> str:
 @bp.get("/learn")
 def learn():
     """The ladder's odds, and a simulator: N games of bots with chosen strategies, against theory."""
-    from . import simulate, stats  # numpy loads only for the page that uses it
+    from . import simulate  # numpy loads only for the page that uses it
 
     ladder = [
         {

@@ -1091,4 +1091,110 @@ def test_the_fair_page_on_a_phone_from_the_rules(browser, server):
     phone.shot("fair-ru")
     phone.page.click("a.button:text('Правила')")
     phone.page.wait_for_selector("text=Честные кости")
+
+
+def _api_act(base, code, token, **body):
+    import requests
+
+    url = f"{base}/api/rooms/{code}/actions"
+    return requests.post(url, json=body, headers={"Authorization": f"Bearer {token}"}, timeout=10)
+
+
+def _play_against_bots(base, rules, games) -> str:
+    """A room where Anke (played by the statistician's rules over the API) and three bots finish `games` games."""
+    import random
+
+    import requests
+
+    from maxchen import bots
+
+    host = create_room(base, "Anke", rules)
+    code, token = host["code"], host["token"]
+    for strategy in ("statistician", "bluffer", "honest"):
+        _api_act(base, code, token, action="add_bot", strategy=strategy).raise_for_status()
+    rng = random.Random(7)
+    for _ in range(games):
+        _api_act(base, code, token, action="start").raise_for_status()
+        deadline = time.monotonic() + 120
+        while True:
+            assert time.monotonic() < deadline, "the game never ended"
+            view = requests.get(f"{base}/api/rooms/{code}", headers={"Authorization": f"Bearer {token}"}, timeout=10)
+            view = view.json()
+            if view["phase"] == "over":
+                break
+            move = bots.act("statistician", view, rng)
+            if move:
+                _api_act(base, code, token, **move, version=view["version"])
+            else:
+                time.sleep(0.02)  # the bots' turn: they move on the server
+    return code
+
+
+@pytest.fixture(scope="module")
+def played():
+    """A server where a game of Mäxchen and one of Lügen were played against fast bots: {rules: code}."""
+    from .conftest import Server
+
+    # Anke's script asks and acts as fast as it can: the per-seat budget is not what this tests.
+    started = Server(env={"MAXCHEN_BOT_DELAY": "0.01-0.03", "MAXCHEN_LIMIT_EVENTS": "1000 per second"}).wait_ready()
+    try:
+        yield started, {rules: _play_against_bots(started.url, rules, 2) for rules in ("maexchen", "luegen")}
+    finally:
+        started.stop()
+
+
+AXES = {
+    "maexchen": ["value (ladder order)", "share of rolls", "announced value (ladder order)", "share that were lies"],
+    "luegen": ["face", "share of dice", "bid: how many dice", "share that were lies"],
+}
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1920, 1080)])
+@pytest.mark.parametrize("rules", ["maexchen", "luegen"])
+def test_the_statistics_page_fits_a_phone_and_a_projector_with_its_axes_labelled(browser, played, rules, size):
+    server, codes = played
+    phone = Phone(browser, server.url)
+    page = phone.page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(f"{server.url}/r/{codes[rules]}/stats")
+    page.wait_for_selector("#stats figure.chart.rates svg")
+    charts = page.locator("#stats figure.chart svg")
+    assert charts.count() == 2
+    for i in range(2):
+        box = charts.nth(i).bounding_box()
+        assert box["width"] >= min(size[0] - 40, 600) and box["x"] >= 0 and box["x"] + box["width"] <= size[0]
+    assert page.locator("#stats svg text.axis").all_text_contents() == AXES[rules]
+    if size[0] > 1100:  # a projector: the rolls and the lies side by side, both in view
+        rolls, lies = (page.locator(f"#stats .{part} svg").bounding_box() for part in ("stats-rolls", "stats-lies"))
+        assert rolls["x"] + rolls["width"] < lies["x"] and lies["y"] + lies["height"] <= size[1]
+    phone.shot(f"stats-{rules}-{size[0]}x{size[1]}")  # nothing runs off the screen, nothing too small to tap
+    assert phone.errors == []
+    phone.context.close()
+
+
+def test_the_statistics_page_follows_the_game_but_never_a_believed_roll(browser, server):
+    """Open on a phone: a believe changes nothing on it; a check shows up by itself within a poll or two."""
+    ann = create_room(server.url, "Ann")
+    code = ann["code"]
+    ben = join_room(server.url, code, "Ben")
+    cem = join_room(server.url, code, "Cem")
+    phone = Phone(browser, server.url)
+    page = phone.page
+    page.goto(f"{server.url}/r/{code}/stats")
+    assert "No rolls shown yet" in page.inner_text("#stats")
+    _api_act(server.url, code, ann["token"], action="start").raise_for_status()
+    _api_act(server.url, code, ann["token"], action="shake").raise_for_status()
+    _api_act(server.url, code, ann["token"], action="announce", value=31).raise_for_status()
+    _api_act(server.url, code, ben["token"], action="believe").raise_for_status()
+    before = page.inner_html("#stats")
+    # The next poll asks and hears that nothing changed.
+    with page.expect_response(lambda r: f"/r/{code}/stats?key=" in r.url, timeout=15000) as polled:
+        pass
+    assert polled.value.status == 204 and page.inner_html("#stats") == before
+    _api_act(server.url, code, ben["token"], action="shake").raise_for_status()
+    _api_act(server.url, code, ben["token"], action="announce", value=32).raise_for_status()
+    _api_act(server.url, code, cem["token"], action="check").raise_for_status()
+    page.wait_for_function("() => /1 roll\\b/.test(document.getElementById('stats').innerText)", timeout=15000)
+    assert page.locator("#stats svg text.axis").count() == 4  # the rolls, and the check along the ladder
+    assert phone.errors == []
     phone.context.close()

@@ -313,3 +313,34 @@ def test_who_left_ranks_by_when_they_left():
     game.remove(C)  # Cem leaves first, then Ann: Ben wins by default
     game.remove(A)
     assert game.view_for(None)["ranking"] == [B, A, C]
+
+
+def test_every_cup_leaves_its_roll_in_the_log_with_who_answered_it_and_how():
+    game = new_game((4, 1), (6, 5), (2, 1), (3, 3))
+
+    def logged():
+        return [
+            (r["player"], r["dice"], r["announced"], r["answerer"], r["outcome"], r["found"], r["public"], r["round"])
+            for r in game.drain_rolls()
+        ]
+
+    # Ann's 4-1 behind a "62": Ben believes, and nobody sees it.
+    game.apply(A, "shake")
+    game.apply(A, "announce", {"value": 62})
+    assert logged() == []  # on the table still
+    game.apply(B, "believe")
+    assert logged() == [(A, [4, 1], 62, B, "believed", None, False, 1)]
+    # Ben's 6-5 behind a "63": Cem checks and finds it true; all see it.
+    game.apply(B, "shake")
+    game.apply(B, "announce", {"value": 63})
+    game.apply(C, "check")
+    assert logged() == [(B, [6, 5], 63, C, "true", True, True, 1)]
+    # Cem (checker, lost) opens: a real Mäxchen, accepted unseen by Ann.
+    game.apply(C, "shake")
+    game.apply(C, "announce", {"value": 21})
+    game.apply(A, "accept")
+    assert logged() == [(C, [2, 1], 21, A, "accepted", None, False, 2)]
+    # Ann shakes a 3-3 and leaves before announcing: the round is void, the cup unseen, unclaimed.
+    game.apply(A, "shake")
+    game.remove(A)
+    assert logged() == [(A, [3, 3], None, None, "void", None, False, 3)]

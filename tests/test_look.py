@@ -121,6 +121,13 @@ def test_every_first_screen_and_each_rule_sets_turn_looks_right(browser, look_se
         page.wait_for_selector(".result")
         assert look.in_view(page, ".result h2"), f"{tag}-{rules}: the result is off screen"
         _check(page, f"{tag}-{rules}-over")
+        # The table's statistics, from the game-over screen: the check or doubt on its charts.
+        with page.expect_popup() as opened:
+            page.click(f".result ~ .links a[href='/r/{code}/stats']")
+        stats = opened.value
+        stats.wait_for_selector("#stats figure.chart.rates")
+        _check(stats, f"{tag}-{rules}-stats")
+        stats.close()
     # Back home: the way back to the tables this phone sits at.
     page.goto(base + "/")
     assert page.locator(".my-room").count() == 3

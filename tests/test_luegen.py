@@ -287,3 +287,29 @@ def test_after_the_highest_bid_only_a_doubt_is_left():
     shake_all(game)
     game.apply(A, "bid", {"count": 9, "face": 6})
     assert game.allowed(B) == ["doubt"] and game.choices() == []
+
+
+def test_a_doubt_logs_every_cup_shown_the_bidders_with_its_verdict_and_a_void_rounds_cups_unseen():
+    game = new_game([5, 1, 2], [5, 3, 3], [6, 4, 2])  # in the order shaken: Ann, Ben, Cem
+    shake_all(game)
+    # Ann bids four fives; the table holds three (a one is a joker). Cem doubts.
+    game.apply(A, "bid", {"count": 4, "face": 5})
+    game.apply(C, "doubt")
+    rolls = game.drain_rolls()
+    assert [(r["player"], r["dice"], r["value"], r["outcome"], r["found"]) for r in rolls] == [
+        (A, [5, 2, 1], 2, "lie", False),  # the bidder's cup carries the verdict
+        (B, [5, 3, 3], 1, "shown", None),
+        (C, [6, 4, 2], 0, "shown", None),
+    ]
+    assert all(r["bid"] == {"count": 4, "face": 5} and r["table"] == 3 for r in rolls)
+    assert all(r["answerer"] == C and r["public"] and r["round"] == 1 and r["announced"] is None for r in rolls)
+    # Round 2: the cups are shaken, then Ben leaves: the round is void, its cups leave unseen.
+    game.dice.add([2, 2, 2], [3, 3, 3], [4, 4, 4])
+    shake_all(game)
+    game.remove(B)
+    rolls = game.drain_rolls()
+    assert [(r["player"], r["dice"], r["outcome"], r["public"], r["bid"], r["value"]) for r in rolls] == [
+        (A, [2, 2, 2], "void", False, None, None),
+        (B, [3, 3, 3], "void", False, None, None),
+        (C, [4, 4, 4], "void", False, None, None),
+    ]

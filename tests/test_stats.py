@@ -73,3 +73,84 @@ def test_a_loaded_die_is_called_suspect_and_few_throws_are_called_few():
     fair = {value: int(180 * stats.value_chance(value)) for value in rules.VALUES}
     result = stats.test(fair, "values")
     assert result["chi2"] == 0 and result["p"] == 1.0 and result["verdict"] == "fair" and result["df"] == 20
+
+
+# --- a room's counts: what the table may know, and when ---
+
+
+def test_a_checked_lie_counts_as_a_lie_at_its_ladder_value_and_a_believed_one_only_after_the_game():
+    from maxchen.dice import FixedDice
+    from maxchen.rooms import Rooms
+
+    rooms = Rooms(dice=FixedDice([(4, 1), (5, 2), (6, 6)]))
+    ann = rooms.create("Ann")
+    code = ann["code"]
+    ben = rooms.join(code, "Ben")
+    cem = rooms.join(code, "Cem")
+    rooms.act(code, ann["player"], {"action": "start"})
+
+    def shown():
+        return stats.shown(rooms.load(code).counts)
+
+    # Ann's 4-1 behind a "62": Ben believes. Nothing the table may know yet.
+    rooms.act(code, ann["player"], {"action": "shake"})
+    rooms.act(code, ann["player"], {"action": "announce", "value": 62})
+    rooms.act(code, ben["player"], {"action": "believe"})
+    before = shown()
+    assert (before["values"], before["ladder"], before["checks"], before["announced"]) == (None, [], 0, 0)
+    # Ben's 5-2 behind a "63": Cem checks. A lie, caught, at 63 on the ladder.
+    rooms.act(code, ben["player"], {"action": "shake"})
+    rooms.act(code, ben["player"], {"action": "announce", "value": 63})
+    rooms.act(code, cem["player"], {"action": "check"})
+    now = shown()
+    assert (now["checks"], now["lies"]) == (1, 1)
+    assert now["ladder"] == [{"value": 63, "checks": 1, "lies": 1, "announced": 1, "untrue": 1}]
+    # Ben opens again: a true 66, checked by Cem: a check that found no lie.
+    rooms.act(code, ben["player"], {"action": "shake"})
+    rooms.act(code, ben["player"], {"action": "announce", "value": 66})
+    rooms.act(code, cem["player"], {"action": "check"})
+    now = shown()
+    assert (now["checks"], now["lies"]) == (2, 1)
+    assert [row["value"] for row in now["ladder"]] == [63, 66]  # ladder order
+    assert now["ladder"][1] == {"value": 66, "checks": 1, "lies": 0, "announced": 1, "untrue": 0}
+    # The game ends: Ann's believed 62 was a lie, and the table may know it now (never as a check).
+    for seat in (ben, cem):
+        rooms.act(code, seat["player"], {"action": "leave"})
+    after = shown()
+    assert (after["checks"], after["lies"], after["announced"], after["untrue"]) == (2, 1, 3, 2)
+    assert after["ladder"][0] == {"value": 62, "checks": 0, "lies": 0, "announced": 1, "untrue": 1}
+    assert after["values"]["total"] == 3
+
+
+def test_luegen_doubts_count_right_and_wrong_by_the_bids_count():
+    from maxchen.dice import FixedDice
+    from maxchen.rooms import Rooms
+
+    # Round 1: Ann bids four fives on 5-1-2, 5-3-3, 6-4-2 (three there): Cem's doubt is right.
+    # Round 2 (Ann opens): two threes on 3-3-2, 4-1-2, 6-6-6 (three there): Ben's doubt is wrong.
+    rooms = Rooms(dice=FixedDice([[5, 1, 2], [5, 3, 3], [6, 4, 2], [3, 3, 2], [4, 1, 2], [6, 6, 6]]))
+    seats = [rooms.create("Ann", "luegen")]
+    code = seats[0]["code"]
+    seats += [rooms.join(code, name) for name in ("Ben", "Cem")]
+    ann, ben, cem = (seat["player"] for seat in seats)
+    rooms.act(code, ann, {"action": "start"})
+    for bid, doubter in (((4, 5), cem), ((2, 3), ben)):
+        for player in (ann, ben, cem):
+            rooms.act(code, player, {"action": "shake"})
+        rooms.act(code, ann, {"action": "bid", "count": bid[0], "face": bid[1]})
+        rooms.act(code, doubter, {"action": "doubt"})
+    shown = stats.shown(rooms.load(code).counts)
+    assert (shown["doubts"], shown["fell"]) == (2, 1)
+    assert shown["bids"] == [{"count": 2, "doubts": 1, "fell": 0}, {"count": 4, "doubts": 1, "fell": 1}]
+    assert shown["faces"]["total"] == 18 and shown["checks"] == 0  # every die of both doubts; no Mäxchen check
+    outcomes = [(r["player"], r["outcome"]) for r in rooms.store.room_log(code)]
+    assert outcomes == [(ann, "lie"), (ben, "shown"), (cem, "shown"), (ann, "true"), (ben, "shown"), (cem, "shown")]
+
+
+def test_counts_saved_before_the_lies_were_kept_take_them_up_empty():
+    old = {"values": {"65": 1}, "faces": {}, "checks": 1, "lies": 0, "checked": {"65": [1, 0]}}
+    old["pending"] = {"values": {"41": 1}, "faces": {}}
+    stats.count_rolls(old, [{"dice": [2, 1], "value": 21, "announced": 21, "found": None, "public": False}])
+    assert stats.settle(old) is True and stats.settle(old) is False  # once: nothing waits any more
+    shown = stats.shown(old)
+    assert shown["values"]["total"] == 3 and shown["announced"] == 1 and shown["bids"] == []

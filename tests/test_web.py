@@ -570,3 +570,176 @@ def test_the_teaching_hint_gives_the_odds_beside_the_announcement(app, dice):
     assert "A fresh roll is at least this 28 % of the time, and beats it 22 %." in ben.get(f"/r/{code}").get_data(
         as_text=True
     )
+
+
+# --- the statistics page and its CSV ---
+
+
+def seated(app, code, token):
+    """A browser whose cookie holds a seat (as the forms would leave it)."""
+    browser = app.test_client()
+    with browser.session_transaction() as session:
+        session["seats"] = [[code, token]]
+    return browser
+
+
+def rows(response) -> list[dict]:
+    text = response.get_data(as_text=True)
+    assert text.startswith("\ufeff")  # the byte-order mark: a spreadsheet reads UTF-8 names right
+    return list(csv.DictReader(io.StringIO(text[1:])))
+
+
+def stats_area(browser, code) -> str:
+    html = browser.get(f"/r/{code}/stats").get_data(as_text=True)
+    return html[html.index('<div id="stats"') : html.index("</main>")]
+
+
+def board_stats(browser, code) -> str:
+    html = browser.get(f"/r/{code}/board").get_data(as_text=True)
+    return re.sub(r'data-version="\d+"', "", html[html.index('<div id="stats"') :])
+
+
+def test_a_believed_roll_shows_on_no_page_and_in_no_csv_until_its_game_is_over(app, rooms, dice):
+    """Ann's 4-1 behind a believed "62": the statistics page, the board and the CSV say nothing of it."""
+    ann = rooms.create("Ann")
+    code = ann["code"]
+    ben = rooms.join(code, "Ben")
+    cem = rooms.join(code, "Cem")
+    stranger = app.test_client()  # anyone with the code
+
+    def everything():
+        return stats_area(stranger, code), board_stats(stranger, code), stranger.get(f"/r/{code}/stats.csv").data
+
+    dice.add((4, 1), (6, 5))
+    rooms.act(code, ann["player"], {"action": "start"})
+    before = everything()
+    rooms.act(code, ann["player"], {"action": "shake"})
+    rooms.act(code, ann["player"], {"action": "announce", "value": 62})
+    rooms.act(code, ben["player"], {"action": "believe"})
+    assert everything() == before
+    # The page's poll asks with the key of what it shows: unchanged, the answer is empty.
+    key = re.search(r"key=(\w+)", before[0])[1]
+    assert stranger.get(f"/r/{code}/stats?key={key}", headers=HX).status_code == 204
+    # Ben's 6-5 behind a "65", checked by Cem: seen by all, so it counts everywhere at once.
+    rooms.act(code, ben["player"], {"action": "shake"})
+    rooms.act(code, ben["player"], {"action": "announce", "value": 65})
+    rooms.act(code, cem["player"], {"action": "check"})
+    polled = stranger.get(f"/r/{code}/stats?key={key}", headers=HX)
+    assert polled.status_code == 200 and "65: 100.0 % (1)" in polled.get_data(as_text=True)
+    for shown in (stats_area(stranger, code), board_stats(stranger, code)):
+        assert "41: 0.0 % (0)" in shown and "were lies" in shown  # 65's check, not Ann's 62
+        assert "62: 1 of 1 were lies" not in shown
+    (row,) = rows(stranger.get(f"/r/{code}/stats.csv"))
+    assert (row["player"], row["dice"], row["announced"], row["answered_by"], row["outcome"], row["lie"]) == (
+        "P2",  # Ann rolled first: P1, though her roll is not shown yet
+        "6 5",
+        "65",
+        "P3",
+        "true",
+        "0",
+    )
+    # The game is over (the others leave): Ann's 4-1 is the table's to know now.
+    rooms.act(code, ben["player"], {"action": "leave"})
+    rooms.act(code, cem["player"], {"action": "leave"})
+    for shown in (stats_area(stranger, code), board_stats(stranger, code)):
+        assert "41: 50.0 % (1)" in shown and "62: 1 of 1 were lies" in shown
+    first, _ = rows(stranger.get(f"/r/{code}/stats.csv"))
+    assert (first["game"], first["round"], first["player"], first["dice"], first["value"]) == (
+        "1",
+        "1",
+        "P1",
+        "4 1",
+        "41",
+    )
+    assert (first["announced"], first["outcome"], first["lie"], first["answered_by"]) == ("62", "believed", "1", "P2")
+
+
+def test_the_statistics_page_shows_the_charts_with_their_axes_and_links_the_csv(app, rooms, dice):
+    ann = rooms.create("Ann")
+    code = ann["code"]
+    ben = rooms.join(code, "Ben")
+    dice.add((4, 3))
+    rooms.act(code, ann["player"], {"action": "start"})
+    rooms.act(code, ann["player"], {"action": "shake"})
+    rooms.act(code, ann["player"], {"action": "announce", "value": 54})
+    rooms.act(code, ben["player"], {"action": "check"})
+    html = app.test_client().get(f"/r/{code.lower()}/stats").get_data(as_text=True)
+    assert "value (ladder order)" in html and "share of rolls" in html  # the rolls against theory
+    assert "announced value (ladder order)" in html and "share that were lies" in html  # the lies
+    assert "1/1" in html and "χ²" in html
+    assert f'href="/r/{code}/stats.csv"' in html and "names=1" not in html  # no names for a stranger
+    host = seated(app, code, ann["token"]).get(f"/r/{code}/stats").get_data(as_text=True)
+    assert f'href="/r/{code}/stats.csv?names=1"' in host
+    # The board and the game-over screen lead here.
+    assert f'href="/r/{code}/stats"' in app.test_client().get(f"/r/{code}/board").get_data(as_text=True)
+    rooms.act(code, ben["player"], {"action": "leave"})
+    over = seated(app, code, ann["token"]).get(f"/r/{code}").get_data(as_text=True)
+    result = over[over.index('class="standings') :]
+    assert f'href="/r/{code}/stats"' in result
+
+
+@pytest.fixture
+def named_game(app, rooms, dice):
+    """A checked roll between a host and a guest whose names a spreadsheet would take for formulas."""
+    host = rooms.create("=SUM(A1)")
+    code = host["code"]
+    guest = rooms.join(code, '@Ben, "the" 2')
+    dice.add((6, 5))
+    rooms.act(code, host["player"], {"action": "start"})
+    rooms.act(code, host["player"], {"action": "shake"})
+    rooms.act(code, host["player"], {"action": "announce", "value": 65})
+    rooms.act(code, guest["player"], {"action": "check"})
+    return code, host, guest
+
+
+def test_the_csv_is_an_attachment_with_its_columns_and_no_names(app, named_game):
+    from maxchen.stats import LOG_CSV_COLUMNS
+
+    code, host, guest = named_game
+    response = app.test_client().get(f"/r/{code}/stats.csv")
+    assert response.status_code == 200 and response.mimetype == "text/csv"
+    assert response.headers["Content-Disposition"] == f'attachment; filename="maxchen-{code}.csv"'
+    text = response.get_data(as_text=True)
+    assert text.splitlines()[0] == "\ufeff" + ",".join(LOG_CSV_COLUMNS)
+    assert "SUM" not in text and "Ben" not in text and host["player"] not in text  # neither names nor ids
+    (row,) = rows(response)
+    assert (row["player"], row["answered_by"], row["rules"]) == ("P1", "P2", "maexchen")
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", row["time"])
+
+
+def test_only_the_host_gets_the_names_and_a_name_never_becomes_a_formula(app, named_game):
+    code, host, guest = named_game
+    for browser in (app.test_client(), seated(app, code, guest["token"])):  # a stranger, a guest
+        refused = browser.get(f"/r/{code}/stats.csv?names=1")
+        assert refused.status_code == 403 and "Only the host" in refused.get_data(as_text=True)
+    response = seated(app, code, host["token"]).get(f"/r/{code}/stats.csv?names=1")
+    assert response.headers["Content-Disposition"] == f'attachment; filename="maxchen-{code}-names.csv"'
+    # Quoted as CSV quotes (the comma and the quotes inside), and an apostrophe ahead of = and @.
+    assert "\r\n" in response.get_data(as_text=True)
+    assert """,'=SUM(A1),""" in response.get_data(as_text=True)
+    assert ""","'@Ben, ""the"" 2",""" in response.get_data(as_text=True)
+    (row,) = rows(response)
+    assert (row["player"], row["answered_by"]) == ("'=SUM(A1)", '\'@Ben, "the" 2')
+
+
+@pytest.mark.parametrize("name", ["=1+1", "+1", "-1", "@A", "Ann"])
+def test_formula_characters_at_the_start_of_a_cell_are_quoted_away(name):
+    from maxchen.stats import _cell
+
+    assert _cell(name) == (name if name == "Ann" else "'" + name)
+
+
+def test_the_statistics_of_an_unknown_room_or_a_one_phone_table_are_not_there(app, client):
+    for path in ("/r/ZZZZZ/stats", "/r/ZZZZZ/stats.csv", "/r/nonsense/stats.csv"):
+        assert client.get(path).status_code == 404
+    table = app.extensions["maxchen.rooms"].create_shared(["Anna", "Boris"])
+    assert client.get(f"/r/{table['code']}/stats").status_code == 409
+    assert client.get(f"/r/{table['code']}/stats.csv").status_code == 409
+
+
+def test_the_statistics_count_against_the_page_budget(app, named_game):
+    code, _, _ = named_game
+    app.config["MAXCHEN_LIMIT_PAGES"] = "3 per minute"
+    client = app.test_client()
+    answers = [client.get(f"/r/{code}/{path}").status_code for path in ("stats", "stats.csv", "stats", "stats.csv")]
+    assert answers == [200, 200, 200, 429]
