@@ -12,7 +12,7 @@ from .errors import IllegalMove
 from .live import class_parts, wrap_class_parts
 from .rulesets import DEFAULT, RULESETS
 from .table import shown_name
-from .web import WHOLE, _form_options, _message, _option_fields, _qr, _remember, browser_classes, refusal
+from .web import WHOLE, _form_options, _message, _option_fields, _qr, _remember, browser_classes, log_csv, refusal
 
 bp = Blueprint("classes", __name__)
 
@@ -137,6 +137,20 @@ def board(code):
     # Rendered with autoescape: user text in them is escaped already.
     parts = {area: Markup(wrap_class_parts({area: html})) for area, html in class_parts(overview, classrooms()).items()}  # noqa: S704
     return render_template("class_board.html", code=code, overview=overview, parts=parts, **_share(code))
+
+
+@bp.get("/c/<code>/stats.csv")
+def stats_csv(code):
+    """The rolls of every table of the class that the tables may know; names only for the teacher (`names=1`)."""
+    code = _class_or_404(code)
+    names = request.args.get("names") == "1"
+    if names and _role(code)[0] != "teacher":
+        raise IllegalMove("not_teacher")
+    data = classrooms().load(code)
+    tables = {table: number for number, table in enumerate(data["tables"], 1)}
+    store = classrooms().store
+    entries = sorted((e for table in tables for e in store.room_log(table)), key=lambda e: e["time"])
+    return log_csv(entries, code, names, tables)
 
 
 def _desk(code: str) -> dict:

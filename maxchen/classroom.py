@@ -23,6 +23,7 @@ TABLE_SIZES = (4, 5, 6)
 DEFAULT_SIZE = 5
 MAX_TABLE = 6  # a newcomer opens a new table rather than make one bigger than this
 MAX_STUDENTS = 60
+MAX_TABLES = 60  # tables a class ever opens (moving students to new tables opens more)
 CLASS_ACTIONS = ("configure", "seat", "move", "remove", "start")
 
 
@@ -200,11 +201,13 @@ class Classrooms:
         return [s["id"] for s in waiting]
 
     def _new_table(self, data, students) -> str:
+        if len(data["tables"]) >= MAX_TABLES:
+            raise IllegalMove("tables_full", limit=MAX_TABLES)
         first, *others = students
         seat = self.rooms.create(first["name"], data["rules"], first["token_hash"], data["code"], data["options"])
         for student in others:
             self.rooms.join(seat["code"], student["name"], student["token_hash"])
-        data["tables"] = [code for code in data["tables"] if self.store.load(code) is not None] + [seat["code"]]
+        data["tables"].append(seat["code"])  # a table keeps its number (and its log) when everyone leaves it
         return seat["code"]
 
     def _move(self, data, payload):
@@ -270,16 +273,18 @@ class Classrooms:
     # --- what the pages show ---------------------------------------------------
 
     def overview(self, code) -> dict:
-        """The class with its tables (rooms, numbered from 1) and who waits for a table."""
+        """The class with its tables (rooms), their numbers (from 1, kept for good) and who waits for a table."""
         data = self.load(code)
         tables = self._tables(data)
+        numbers = {table: number for number, table in enumerate(data["tables"], 1)}
         where = {}
-        for number, room in enumerate(tables, 1):
+        for room in tables:
             for seat in room.members():
                 if seat.token_hash:
-                    where[seat.token_hash] = number
+                    where[seat.token_hash] = numbers[room.code]
         students = [{"id": s["id"], "name": s["name"], "table": where.get(s["token_hash"])} for s in data["students"]]
-        return {**data, "tables": tables, "roster": students, "waiting": [s for s in students if not s["table"]]}
+        waiting = [s for s in students if not s["table"]]
+        return {**data, "tables": tables, "numbers": numbers, "roster": students, "waiting": waiting}
 
     def pooled(self, tables) -> dict:
         """The statistics of every table together, as the tables may see them."""

@@ -96,6 +96,7 @@ REASONS = {
     "table_size": "bad_value",
     "nobody_waiting": "not_allowed",
     "nothing_to_start": "not_allowed",
+    "tables_full": "room_full",
 }
 
 

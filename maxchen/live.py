@@ -197,7 +197,8 @@ def class_parts(overview: dict, classrooms, lang: str | None = None) -> dict[str
     """The class board's areas (inner HTML): every table at a glance (its public parts), the pooled statistics."""
     lang = _lang(lang)
     tables = []
-    for number, room in enumerate(overview["tables"], 1):
+    for room in overview["tables"]:
+        number = overview["numbers"][room.code]
         view = room.public_view(classrooms.rooms.connected(room.code))
         names = {p["id"]: p["name"] for p in view["players"]}
         parts = render_public(view, lang)

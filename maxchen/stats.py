@@ -290,12 +290,14 @@ def _cell(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def write_log_csv(entries, out, names: bool = False) -> None:
+def write_log_csv(entries, out, names: bool = False, tables: dict | None = None) -> None:
     """A room's roll log (`store.room_log`) as CSV: one row per roll the table may know, oldest first.
 
     Players are P1, P2, … in the order they first appear in the log (rolling
     or answering), so a label stays the same from one download to the next;
-    with `names`, their names as they were then. docs/API.md lists the columns.
+    with `names`, their names as they were then. A class's log (`tables`:
+    room code -> table number) starts each row with the table. docs/API.md
+    lists the columns.
     """
     labels: dict[str, str] = {}
     for entry in entries:
@@ -309,7 +311,7 @@ def write_log_csv(entries, out, names: bool = False) -> None:
         return labels.get(player, "")
 
     writer = csv.writer(out)
-    writer.writerow(LOG_CSV_COLUMNS)
+    writer.writerow(LOG_CSV_COLUMNS if tables is None else ("table", *LOG_CSV_COLUMNS))
     for entry in entries:
         if not entry["public"]:
             continue  # not yet the table's to know: a roll passed on unseen, in a game not over
@@ -317,7 +319,8 @@ def write_log_csv(entries, out, names: bool = False) -> None:
         lie = is_lie(entry)
         moment = datetime.datetime.fromtimestamp(entry["time"], datetime.UTC)
         writer.writerow(
-            [
+            ([] if tables is None else [tables.get(entry["room"], "")])
+            + [
                 entry["game"],
                 entry["round"],
                 moment.strftime("%Y-%m-%dT%H:%M:%SZ"),

@@ -129,7 +129,7 @@ class Throttle:
             get_remote_address, app=app, strategy="sliding-window-counter", storage_uri="maxchen-memory://"
         )
         # The boards (the costliest pages to draw) and the statistics (page, poll, CSV): no seat behind them.
-        pages = (*OPEN_PAGES, "web.board", "classes.board", "web.stats_page", "web.stats_csv")
+        pages = (*OPEN_PAGES, "web.board", "classes.board", "web.stats_page", "web.stats_csv", "classes.stats_csv")
         for key, endpoints in (("MAXCHEN_LIMIT_ROOMS", ROOM_MAKERS), ("MAXCHEN_LIMIT_PAGES", pages)):
             limit = self.limiter.shared_limit(lambda key=key: current_app.config[key], scope=key)
             for endpoint in endpoints:

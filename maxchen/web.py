@@ -363,11 +363,16 @@ def stats_csv(code):
     names = request.args.get("names") == "1"
     if names and _me(room.code) != room.host:
         raise IllegalMove("not_host")
+    return log_csv(_rooms().store.room_log(room.code), room.code, names)
+
+
+def log_csv(entries, name: str, names: bool, tables: dict | None = None):
+    """A roll log as a CSV download (`stats.write_log_csv`)."""
     out = io.StringIO()
     out.write("\ufeff")  # UTF-8's byte-order mark: a spreadsheet reads names in any script right
-    stats.write_log_csv(_rooms().store.room_log(room.code), out, names=names)
+    stats.write_log_csv(entries, out, names=names, tables=tables)
     response = current_app.response_class(out.getvalue(), mimetype="text/csv")
-    filename = f"maxchen-{room.code}{'-names' if names else ''}.csv"
+    filename = f"maxchen-{name}{'-names' if names else ''}.csv"
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     response.cache_control.no_store = True
     return response

@@ -152,3 +152,52 @@ def test_the_class_board_shows_every_table_live_and_never_a_hidden_die(app, clas
 
 def pushed_now(client) -> str:
     return "".join(m["args"][0]["html"] for m in client.get_received() if m["name"] == "parts")
+
+
+def test_the_class_csv_has_every_tables_shown_rolls_and_names_only_for_the_teacher(app, classes, rooms, dice):
+    teacher = app.test_client()
+    code = teacher.post("/classes", data={"rules": "maexchen", "size": "4"}).headers["Location"].rsplit("/", 1)[1]
+    for name in ("Ann", "Ben", "Cem", "Dora", "=cmd()", "Fay", "Gus", "Hana"):
+        classes.join(code, name)
+    teacher.post(f"/c/{code}/act", data={"action": "seat"}, headers=HTMX)
+    teacher.post(f"/c/{code}/act", data={"action": "start"}, headers=HTMX)
+    one, two = classes.overview(code)["tables"]
+    dice.add((6, 3), (5, 4), (2, 1))
+    a, b, c, _ = [s.id for s in one.members()]
+    rooms.act(one.code, a, {"action": "shake"})
+    rooms.act(one.code, a, {"action": "announce", "value": 63})
+    rooms.act(one.code, b, {"action": "believe"})  # Ann's 6-3 passes on unseen: not the class's yet
+    rooms.act(one.code, b, {"action": "shake"})
+    rooms.act(one.code, b, {"action": "announce", "value": 65})
+    rooms.act(one.code, c, {"action": "check"})
+    e, f, _, _ = [s.id for s in two.members()]
+    rooms.act(two.code, e, {"action": "shake"})
+    rooms.act(two.code, e, {"action": "announce", "value": 21})
+    rooms.act(two.code, f, {"action": "check"})
+
+    stranger = app.test_client()
+    rows = stranger.get(f"/c/{code}/stats.csv").get_data(as_text=True).lstrip("\ufeff").splitlines()
+    assert rows[0].startswith("table,game,round,")
+    assert [(r.split(",")[0], r.split(",")[6]) for r in rows[1:]] == [("1", "5 4"), ("2", "2 1")]
+    assert all(re.fullmatch(r"P\d+", row.split(",")[5]) for row in rows[1:])  # labels, no names
+    assert not any(name in "".join(rows) for name in ("Ann", "Ben", "Cem", "Eli", "cmd"))
+    assert stranger.get(f"/c/{code}/stats.csv?names=1").status_code == 403
+    named = teacher.get(f"/c/{code}/stats.csv?names=1")
+    assert named.headers["Content-Disposition"] == f'attachment; filename="maxchen-{code}-names.csv"'
+    text = named.get_data(as_text=True)
+    assert "Ben" in text and "'=cmd()" in text  # a name that is a formula stays text in a spreadsheet
+
+
+def test_a_table_keeps_its_number_when_another_empties(classes):
+    made = classes.create("maexchen", 4)
+    code, teacher = made["code"], made["token"]
+    for name in ("Ann", "Ben", "Cem", "Dora", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jule", "Kai", "Lea"):
+        classes.join(code, name)
+    classes.act(code, teacher, {"action": "seat"})
+    view = classes.overview(code)
+    first, second, third = view["tables"]
+    for student in [s for s in view["roster"] if s["table"] == 2]:
+        classes.act(code, teacher, {"action": "move", "student": student["id"], "table": third.code})
+    view = classes.overview(code)
+    assert [view["numbers"][t.code] for t in view["tables"]] == [1, 3]  # table 3 is still table 3
+    assert {s["table"] for s in view["roster"]} == {1, 3}
