@@ -173,27 +173,9 @@ def _v2(db):
         db.executemany("INSERT INTO tokens VALUES (?, ?)", [(h, code) for h in _token_hashes(json.loads(text))])
 
 
-# The columns of the roll log from schema 3 on, in the order of `_ROW`.
-LOG_COLUMNS = (
-    "room",
-    "rules",
-    "time",
-    "game",
-    "round",
-    "player",
-    "name",
-    "dice",
-    "value",
-    "announced",
-    "bid_count",
-    "bid_face",
-    "table_count",
-    "found",
-    "answerer",
-    "answerer_name",
-    "outcome",
-    "public",
-)
+# The columns of the roll log from schema 3 on: the fields, a Lügen bid and the table's count flat.
+FLAT = {"bid": ("bid_count", "bid_face"), "table": ("table_count",)}
+LOG_COLUMNS = tuple(column for field in LOG_FIELDS for column in FLAT.get(field, (field,)))
 
 
 def _v3(db):
