@@ -7,6 +7,7 @@ their seat's token at the table: where the store's token index finds it is
 where they sit, so the class never keeps a second, stale copy of that.
 """
 
+import contextlib
 import math
 import secrets
 import threading
@@ -155,7 +156,13 @@ class Classrooms:
         if action not in CLASS_ACTIONS:
             raise IllegalMove("unknown_action", action=str(action)[:20])
         with self._locked(code) as data:
-            seated = getattr(self, "_" + action)(data, payload) or []
+            tables = list(data["tables"])
+            try:
+                seated = getattr(self, "_" + action)(data, payload) or []
+            except IllegalMove:
+                if data["tables"] != tables:  # refused halfway: the tables made before it stay the class's
+                    self._save(data)
+                raise
             self._save(data, seated)
 
     def _configure(self, data, payload):
@@ -172,7 +179,8 @@ class Classrooms:
             data["size"] = _size(payload["size"])
         for table in self._tables(data):
             if table.phase != "playing":
-                self.rooms.act(table.code, table.host, {"action": "configure", "options": {"rules": rules, **options}})
+                change = {"action": "configure", "options": {"rules": rules, **options}}
+                self.rooms.act(table.code, table.host, change, teacher=True)
 
     def _seat(self, data, payload):
         """Everyone waiting sits down: at new tables of about the class's size, or the emptiest ones."""
@@ -194,20 +202,21 @@ class Classrooms:
         else:  # newcomers: the table with the fewest, or a new one when every table is full
             for student in waiting:
                 table = min(self._tables(data), key=lambda t: len(t.members()), default=None)
-                if table is None or len(table.members()) >= MAX_TABLE:
-                    self._new_table(data, [student])
-                else:
-                    self.rooms.join(table.code, student["name"], student["token_hash"])
-        return [s["id"] for s in waiting]
+                with contextlib.suppress(IllegalMove):  # one who cannot sit down waits; the others still do
+                    if table is None or len(table.members()) >= MAX_TABLE:
+                        self._new_table(data, [student])
+                    else:
+                        self.rooms.join(table.code, student["name"], student["token_hash"])
+        return [s["id"] for s in waiting if self.table_of(s) is not None]
 
     def _new_table(self, data, students) -> str:
         if len(data["tables"]) >= MAX_TABLES:
             raise IllegalMove("tables_full", limit=MAX_TABLES)
         first, *others = students
         seat = self.rooms.create(first["name"], data["rules"], first["token_hash"], data["code"], data["options"])
+        data["tables"].append(seat["code"])  # a table keeps its number (and its log) when everyone leaves it
         for student in others:
             self.rooms.join(seat["code"], student["name"], student["token_hash"])
-        data["tables"].append(seat["code"])  # a table keeps its number (and its log) when everyone leaves it
         return seat["code"]
 
     def _move(self, data, payload):

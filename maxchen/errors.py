@@ -97,6 +97,8 @@ REASONS = {
     "nobody_waiting": "not_allowed",
     "nothing_to_start": "not_allowed",
     "tables_full": "room_full",
+    "class_table": "not_allowed",
+    "class_decides": "not_allowed",
 }
 
 

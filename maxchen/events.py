@@ -153,18 +153,27 @@ def init_app(app, socketio, rooms, select_locale, languages) -> ClassLive:
     def _class_socket(auth, address):
         """A page of a class: the teacher's desk, a waiting student, or a class board (`watch`)."""
         try:
-            held = isinstance(auth["class"], str) and auth["class"].upper() in browser_classes()
-            with contextlib.nullcontext() if held else throttle.attempt(address):  # guessing codes
+            token = isinstance(auth["class"], str) and browser_classes().get(auth["class"].upper())
+            with contextlib.nullcontext() if token else throttle.attempt(address):  # guessing codes
                 code = normalize_class_code(auth["class"])
                 classes.load(code)
-            join_room(ClassLive.channel(code))
+            member = bool(token) and _class_member(code, token)
+            if not member:
+                throttle.watcher(address)
             watch = auth.get("watch") is True
+            class_live.join(request.sid, code, _lang(auth), watch, member)
+            join_room(ClassLive.channel(code))
             if watch:
                 join_room(ClassLive.channel(code, _lang(auth)))
-            class_live.join(request.sid, code, _lang(auth), watch)
         except IllegalMove as error:
             refusal = messages.answer(error, _lang(auth))["error"]
             raise ConnectionRefusedError(refusal["message"], refusal) from None
+
+    def _class_member(code, token) -> bool:
+        try:
+            return classes.role(code, token)[0] is not None
+        except IllegalMove:
+            return False
 
     def _bot_seat(auth) -> tuple[str, str] | None:
         """A bot's (room code, player), looked up once; None for a page, a watcher or a wrong token."""
@@ -185,6 +194,7 @@ def init_app(app, socketio, rooms, select_locale, languages) -> ClassLive:
                 raise IllegalMove("one_phone")  # the table's one phone is the only screen it has
             if sum(s.player is None for s in rooms.presence.sockets(code)) >= WATCHERS_PER_ROOM:
                 raise IllegalMove("watchers_full", limit=WATCHERS_PER_ROOM)
+            throttle.watcher(request.remote_addr or "")
             return Socket(request.sid, code, None, _lang(auth))
         token = browser_seats().get(code)
         return Socket(request.sid, code, rooms.authenticate(code, token), _lang(auth))

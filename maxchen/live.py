@@ -190,7 +190,7 @@ def render_board(room, lang: str | None = None) -> str:
     return _wrap(BOARD_AREA, render_stats(room, lang), room.version)
 
 
-SOCKETS_PER_CLASS = 200  # its students' pages (60 at most), the teacher's, the boards
+WATCHERS_PER_CLASS = 20  # pages of a class that are not its teacher's or students' (the boards)
 
 
 def class_parts(overview: dict, classrooms, lang: str | None = None) -> dict[str, str]:
@@ -342,6 +342,7 @@ class ClassLive:
         self.sleep = sleep
         self._lock = threading.Lock()
         self._sockets: dict[str, dict[str, str | None]] = {}  # class code -> sid -> a board's language
+        self._strangers: dict[str, set[str]] = {}  # class code -> sids of pages not the class's own
         self._pending: set[str] = set()
         self._sent: dict[tuple[str, str], dict[str, str]] = {}  # (class, language) -> the areas last drawn
         classrooms.changed = self.class_changed
@@ -351,13 +352,17 @@ class ClassLive:
         """The Socket.IO room of a class's pages (with a language: of its boards)."""
         return f"class:{code}" if lang is None else f"class:{code}:{lang}"
 
-    def join(self, sid: str, code: str, lang: str, watch: bool) -> None:
+    def join(self, sid: str, code: str, lang: str, watch: bool, member: bool) -> None:
         """A page of the class connected: a board gets its parts, every page who sits at a table already
-        (a waiting page may have missed its `class` event)."""
+        (a waiting page may have missed its `class` event). The teacher's and the students' pages are
+        never refused; other pages (boards) take at most `WATCHERS_PER_CLASS` places."""
         with self._lock:
             sockets = self._sockets.setdefault(code, {})
-            if len(sockets) >= SOCKETS_PER_CLASS:
-                raise IllegalMove("watchers_full", limit=SOCKETS_PER_CLASS)
+            strangers = self._strangers.setdefault(code, set())
+            if not member:
+                if len(strangers) >= WATCHERS_PER_CLASS:
+                    raise IllegalMove("watchers_full", limit=WATCHERS_PER_CLASS)
+                strangers.add(sid)
             sockets[sid] = lang if watch else None
         overview = self.classrooms.overview(code)
         if watch:
@@ -372,8 +377,10 @@ class ClassLive:
         """A class socket closed."""
         with self._lock:
             for code, sockets in list(self._sockets.items()):
+                self._strangers.get(code, set()).discard(sid)
                 if sockets.pop(sid, 0) != 0 and not sockets:
                     del self._sockets[code]
+                    self._strangers.pop(code, None)
                     for key in [key for key in self._sent if key[0] == code]:
                         del self._sent[key]
 

@@ -210,7 +210,7 @@ class Rooms:
             raise IllegalMove("not_member")
         return room.view_for(player, self.connected(room.code))
 
-    def act(self, code, player, payload) -> dict:
+    def act(self, code, player, payload, teacher=False) -> dict:
         """Apply one action and return the actor's new view.
 
         A `version` that is behind refuses the action only when what the
@@ -231,7 +231,7 @@ class Rooms:
             self.presence.seen(room.code, player)  # even if refused: the player's device is there
             if isinstance(payload, dict) and payload.get("action") == "remove" and room.phase == "playing":
                 self._after_grace(room, payload.get("player"))
-            room.apply(player, payload, self.connected(room.code), self.dice)
+            room.apply(player, payload, self.connected(room.code), self.dice, teacher)
             self._commit(room, before)
             return room.view_for(player, self.connected(room.code)) if room.seat(player) else None
 

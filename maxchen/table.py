@@ -295,7 +295,7 @@ class Room:
         """The members who are not bots: without one, the room is over (bots play for people)."""
         return [s for s in self.members() if s.bot is None]
 
-    def add(self, name: str, token_hash: str | None = None) -> tuple[Seat, str | None]:
+    def add(self, name: str, token_hash: str | None = None, bot: bool = False) -> tuple[Seat, str | None]:
         """Seat a newcomer with a new token; during a game they wait for the next one.
 
         With `token_hash` the newcomer holds a token already (a student's, of their class): no new one.
@@ -303,6 +303,8 @@ class Room:
         if self.shared:
             # The device's own seat acts and sees for whoever holds the phone.
             raise IllegalMove("one_phone")
+        if self.classroom and token_hash is None and not bot:
+            raise IllegalMove("class_table")  # a class's table seats its students, through the class
         name = clean_name(name)
         members = self.members()
         if len(members) >= MAX_SEATS:
@@ -322,12 +324,23 @@ class Room:
 
     # --- actions ----------------------------------------------------------
 
-    def apply(self, player: str, payload, connected: set, dice) -> None:
-        """One action by `player`; IllegalMove leaves the room as it was."""
+    def apply(self, player: str, payload, connected: set, dice, teacher: bool = False) -> None:
+        """One action by `player` (for a class's table: by its `teacher` through its host); IllegalMove
+        leaves the room as it was."""
         try:
+            if self.classroom and not teacher and isinstance(payload, dict):
+                self._class_decides(payload, connected)
             self._apply(player, payload, connected, dice)
         except IllegalMove as error:
             raise self.named(error) from None
+
+    @staticmethod
+    def _class_decides(payload: dict, connected) -> None:
+        """At a class's table the teacher sets the game and moves people; the host may only remove the
+        offline (a phone that died must not stop the game)."""
+        action = payload.get("action")
+        if action == "configure" or (action == "remove" and payload.get("player") in connected):
+            raise IllegalMove("class_decides")
 
     def named(self, error: IllegalMove) -> IllegalMove:
         """The refusal with a player id in its `name` param put as the player's name."""
@@ -395,7 +408,7 @@ class Room:
         name = next((n for n in BOT_NAMES if not any(looks_like(n, t) for t in taken)), None)
         if name is None:
             raise IllegalMove("room_full", limit=MAX_SEATS)
-        seat, _ = self.add(name)
+        seat, _ = self.add(name, bot=True)
         seat.token_hash = None  # nobody acts for it over the network
         seat.bot = strategy
 

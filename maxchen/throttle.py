@@ -212,6 +212,10 @@ class Throttle:
         """One Socket.IO action or signal of a seat (all its sockets: a new one starts no new budget)."""
         self._check("MAXCHEN_LIMIT_EVENTS", f"{code}/{player}")
 
+    def watcher(self, address: str):
+        """A watcher's socket (a board, a class board) opens: it costs what an open page costs."""
+        self._check("MAXCHEN_LIMIT_PAGES", address)
+
     def begin(self, address: str) -> None:
         """An attempt that may fail (a guess) begins: IllegalMove `rate_limited` when the address may not try.
 

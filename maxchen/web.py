@@ -293,7 +293,7 @@ def room(code):
     player = _me(code)
     room = _rooms().load(code)
     if player is None:
-        if room.classroom in browser_classes():  # a student moved to another table: the class knows where
+        if room.classroom:  # a class's table: its students sit down through the class (a moved one: there too)
             return redirect(url_for("classes.desk", code=room.classroom), 303)
         if room.shared:
             message = _message(IllegalMove("one_phone"))
@@ -344,7 +344,7 @@ def stats_page(code):
         if request.args.get("key") == key:
             return "", 204
         return render_template("partials/polled.html", code=room.code, key=key, every=STATS_POLL, area=_stats(room))
-    host = _me(room.code) == room.host
+    host = _me(room.code) == room.host and not room.classroom  # a class's names are the teacher's
     return render_template(
         "stats.html", code=room.code, room=room, key=key, every=STATS_POLL, area=_stats(room), host=host
     )
@@ -361,6 +361,8 @@ def stats_csv(code):
     if refused:
         return refused
     names = request.args.get("names") == "1"
+    if names and room.classroom:  # a class's names are the teacher's: the class's CSV
+        raise IllegalMove("not_teacher")
     if names and _me(room.code) != room.host:
         raise IllegalMove("not_host")
     return log_csv(_rooms().store.room_log(room.code), room.code, names)

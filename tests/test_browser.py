@@ -972,13 +972,18 @@ def play_tables(tables: list[list[Phone]], limit=400):
                 assert moves < limit, "the games never ended"
                 if phone.page.locator("#reveal-overlay:not([hidden])").count():
                     phone.page.keyboard.press("Shift")  # any key puts the last reveal away (as a tap does)
-                if state == "shake":
-                    shake_by_keys(phone)
-                elif state == "announce":
-                    phone.page.locator("form.announce label.value").first.click()
-                    phone.page.click("form.announce button[type=submit]")
-                else:
-                    phone.page.click("#controls button[data-action=check]")
+                try:
+                    if state == "shake":
+                        shake_by_keys(phone)
+                    elif state == "announce":
+                        values = phone.page.locator("form.announce label.value")
+                        if values.count():  # none when one value is left: it is chosen already
+                            values.first.click(timeout=5000)
+                        phone.page.click("form.announce button[type=submit]", timeout=5000)
+                    else:
+                        phone.page.click("#controls button[data-action=check]", timeout=5000)
+                except sync_api.TimeoutError:
+                    pass  # the table moved on under the finger (a push): look again
                 moved = True
                 break
         if not moved:

@@ -5,7 +5,8 @@ import re
 import pytest
 
 from app import socketio
-from maxchen.live import ClassLive
+from maxchen.errors import IllegalMove
+from maxchen.live import WATCHERS_PER_CLASS, ClassLive
 
 from .conftest import wait_until
 
@@ -201,3 +202,48 @@ def test_a_table_keeps_its_number_when_another_empties(classes):
     view = classes.overview(code)
     assert [view["numbers"][t.code] for t in view["tables"]] == [1, 3]  # table 3 is still table 3
     assert {s["table"] for s in view["roster"]} == {1, 3}
+
+
+def test_a_class_table_seats_only_the_class_and_its_host_leaves_the_game_to_the_teacher(app, classes, rooms):
+    made = classes.create("maexchen", 4)
+    code, teacher = made["code"], made["token"]
+    tokens = {name: classes.join(code, name)["token"] for name in ("Ann", "Ben", "Cem", "Dora")}
+    classes.act(code, teacher, {"action": "seat"})
+    (table,) = classes.overview(code)["tables"]
+    # An outsider who reads the table's code on the class board cannot sit down there.
+    outsider = app.test_client()
+    page = outsider.get(f"/r/{table.code}")
+    assert page.status_code == 303 and page.headers["Location"].endswith(f"/c/{code}")
+    api = outsider.post(f"/api/rooms/{table.code}/players", json={"name": "Eve"})
+    assert api.status_code == 409 and api.json["error"]["reason"] == "class_table"
+    # Ann hosts the table (she starts its games) but the game and the people are the teacher's.
+    ann = rooms.authenticate(table.code, tokens["Ann"])
+    ben = rooms.authenticate(table.code, tokens["Ben"])
+    ben_page = socketio.test_client(app, auth={"token": tokens["Ben"]})
+    for payload in ({"action": "configure", "options": {"rules": "luegen"}}, {"action": "remove", "player": ben}):
+        with pytest.raises(IllegalMove, match="class_decides"):
+            rooms.act(table.code, ann, payload)
+    ben_page.disconnect()
+    rooms.act(table.code, ann, {"action": "remove", "player": ben})  # an offline one she may remove
+    assert rooms.load(table.code).seat(ben) is None
+    classes.act(code, teacher, {"action": "configure", "options": {"rules": "poschen"}})
+    assert rooms.load(table.code).rules == "poschen"
+    # The names of a class's table are the teacher's: not even its host gets them from the table.
+    host = app.test_client()
+    with host.session_transaction() as session:
+        session["seats"] = [[table.code, tokens["Ann"]]]
+    assert host.get(f"/r/{table.code}/stats.csv?names=1").status_code == 403
+
+
+def test_strangers_fill_at_most_the_boards_places_and_never_keep_the_class_out(app, classes):
+    teacher = app.test_client()
+    code = teacher.post("/classes", data={"rules": "maexchen", "size": "4"}).headers["Location"].rsplit("/", 1)[1]
+    student = app.test_client()
+    student.post(f"/c/{code}/join", data={"name": "Ann"})
+    boards = [socketio.test_client(app, auth={"class": code, "watch": True}) for _ in range(WATCHERS_PER_CLASS)]
+    assert all(board.is_connected() for board in boards)
+    extra = socketio.test_client(app, auth={"class": code, "watch": True})
+    assert not extra.is_connected()
+    for browser in (teacher, student):  # the class's own pages always get in
+        assert socketio.test_client(app, auth={"class": code}, flask_test_client=browser).is_connected()
+    assert socketio.test_client(app, auth={"class": code, "watch": True}, flask_test_client=teacher).is_connected()
