@@ -174,6 +174,8 @@ def _class_action() -> dict:
     for field in ("student", "table"):
         if field in form:
             payload[field] = form[field]
+    if "closed" in form:
+        payload["closed"] = form["closed"] == "1"
     if "size" in form:
         payload["size"] = int(form["size"]) if WHOLE.fullmatch(form["size"]) else form["size"]
     if "rules" in form:

@@ -25,7 +25,7 @@ DEFAULT_SIZE = 5
 MAX_TABLE = 6  # a newcomer opens a new table rather than make one bigger than this
 MAX_STUDENTS = 60
 MAX_TABLES = 60  # tables a class ever opens (moving students to new tables opens more)
-CLASS_ACTIONS = ("configure", "seat", "move", "remove", "start")
+CLASS_ACTIONS = ("configure", "seat", "move", "remove", "start", "close")
 
 
 def normalize_class_code(text) -> str:
@@ -99,6 +99,7 @@ class Classrooms:
             "students": [],
             "tables": [],
             "seated": False,  # the teacher seated the class: newcomers sit down at once
+            "closed": False,  # the teacher closed the class to newcomers
             "version": 0,
             "touched": self.clock(),
         }
@@ -132,6 +133,8 @@ class Classrooms:
         """A student joins with a name; once the class is seated they sit down at once."""
         with self._locked(code) as data:
             name = clean_name(name)
+            if data["closed"]:
+                raise IllegalMove("class_closed")
             if len(data["students"]) >= MAX_STUDENTS:
                 raise IllegalMove("class_full", limit=MAX_STUDENTS)
             twin = next((s for s in data["students"] if looks_like(name, s["name"])), None)
@@ -240,6 +243,13 @@ class Classrooms:
         student = self._student(data, payload.get("student"))
         self._unseat(student, self.table_of(student))
         data["students"].remove(student)
+
+    def _close(self, data, payload):
+        """Close the class to newcomers (`closed`: true), or open it again."""
+        closed = payload.get("closed")
+        if type(closed) is not bool:
+            raise IllegalMove("closed_flag")
+        data["closed"] = closed
 
     def _start(self, data, payload):
         """Every table that can starts a game."""

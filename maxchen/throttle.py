@@ -17,6 +17,9 @@ environment variables of the same names):
   the tables.
 - MAXCHEN_LIMIT_SIMULATIONS, per address: runs of the simulator on /learn
   (100,000 games take a few seconds of a core).
+- MAXCHEN_LIMIT_CLASS_JOINS, per address: students joining classes (one
+  address filling a class of 60 with made-up names in a second must not
+  keep the real students out; the teacher can also close the class).
 - MAXCHEN_LIMIT_ROOMS, per address: new rooms (the load benchmark's 2,000
   players open 334 in a few seconds).
 - MAXCHEN_LIMIT_EVENTS, per seat: actions and signals over its sockets (a person makes one or two a
@@ -54,12 +57,14 @@ LIMITS = {
     "MAXCHEN_LIMIT_PAGES": "20 per second; 600 per minute",
     "MAXCHEN_LIMIT_SIMULATIONS": "10 per minute; 100 per hour",
     "MAXCHEN_LIMIT_ROOMS": "600 per minute; 3000 per hour",
+    "MAXCHEN_LIMIT_CLASS_JOINS": "30 per minute; 300 per hour",
     "MAXCHEN_LIMIT_EVENTS": "20 per second; 600 per minute",
     "MAXCHEN_LIMIT_PACKETS": "40 per second",
     "MAXCHEN_LIMIT_ADDRESS_PACKETS": "2000 per second",
 }
 FAILED = frozenset((401, 403, 404))
 ROOM_MAKERS = ("web.create", "web.create_table", "api.create_room", "classes.create")
+CLASS_JOINS = ("classes.join", "api.join_class")
 
 
 OPEN_PAGES = ("web.index", "web.rules_page", "web.learn", "web.language", "web.manifest", "static")
@@ -130,7 +135,12 @@ class Throttle:
         )
         # The boards (the costliest pages to draw) and the statistics (page, poll, CSV): no seat behind them.
         pages = (*OPEN_PAGES, "web.board", "classes.board", "web.stats_page", "web.stats_csv", "classes.stats_csv")
-        for key, endpoints in (("MAXCHEN_LIMIT_ROOMS", ROOM_MAKERS), ("MAXCHEN_LIMIT_PAGES", pages)):
+        limited = (
+            ("MAXCHEN_LIMIT_ROOMS", ROOM_MAKERS),
+            ("MAXCHEN_LIMIT_PAGES", pages),
+            ("MAXCHEN_LIMIT_CLASS_JOINS", CLASS_JOINS),
+        )
+        for key, endpoints in limited:
             limit = self.limiter.shared_limit(lambda key=key: current_app.config[key], scope=key)
             for endpoint in endpoints:
                 if endpoint in app.view_functions and endpoint != "static":  # static files are cached

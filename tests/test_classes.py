@@ -247,3 +247,12 @@ def test_strangers_fill_at_most_the_boards_places_and_never_keep_the_class_out(a
     for browser in (teacher, student):  # the class's own pages always get in
         assert socketio.test_client(app, auth={"class": code}, flask_test_client=browser).is_connected()
     assert socketio.test_client(app, auth={"class": code, "watch": True}, flask_test_client=teacher).is_connected()
+
+
+def test_one_address_joins_a_class_only_so_fast(app, classes):
+    app.config["MAXCHEN_LIMIT_CLASS_JOINS"] = "3 per minute"
+    code = classes.create()["code"]
+    answers = [app.test_client().post(f"/api/classes/{code}/students", json={"name": f"Fake{i}"}) for i in range(4)]
+    assert [a.status_code for a in answers] == [201, 201, 201, 429]
+    assert app.test_client().post(f"/c/{code}/join", data={"name": "Eve"}).status_code == 429  # the form too
+    assert len(classes.load(code)["students"]) == 3

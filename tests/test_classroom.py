@@ -171,3 +171,15 @@ def test_a_class_whose_tables_are_gone_is_swept_after_its_time(classes):
     assert classes.sweep() == [made["code"]]
     with pytest.raises(IllegalMove, match="class_not_found"):
         classes.load(made["code"])
+
+
+def test_the_teacher_closes_the_class_to_newcomers_and_opens_it_again(classes):
+    made = classes.create()
+    code, teacher = made["code"], made["token"]
+    classes.act(code, teacher, {"action": "close", "closed": True})
+    with pytest.raises(IllegalMove, match="class_closed"):
+        classes.join(code, "Eve")
+    with pytest.raises(IllegalMove, match="closed_flag"):
+        classes.act(code, teacher, {"action": "close", "closed": "yes"})
+    classes.act(code, teacher, {"action": "close", "closed": False})
+    assert classes.join(code, "Ann")["token"]
