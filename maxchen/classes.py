@@ -146,11 +146,10 @@ def stats_csv(code):
     names = request.args.get("names") == "1"
     if names and _role(code)[0] != "teacher":
         raise IllegalMove("not_teacher")
-    data = classrooms().load(code)
-    tables = {table: number for number, table in enumerate(data["tables"], 1)}
     store = classrooms().store
-    entries = sorted((e for table in tables for e in store.room_log(table)), key=lambda e: e["time"])
-    return log_csv(entries, code, names, tables)
+    tables = classrooms().load(code)["tables"]
+    logs = [(number, lambda table=table: store.room_log(table)) for number, table in enumerate(tables, 1)]
+    return log_csv(logs, code, names, tables=True)
 
 
 def _desk(code: str) -> dict:

@@ -6,7 +6,6 @@ freedom (even: a finite sum; odd: erfc and a finite sum), so no statistics
 library is needed.
 """
 
-import csv
 import datetime
 import math
 from fractions import Fraction
@@ -290,14 +289,18 @@ def _cell(text: str) -> str:
     return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
-def write_log_csv(entries, out, names: bool = False, tables: dict | None = None) -> None:
-    """A room's roll log (`store.room_log`) as CSV: one row per roll the table may know, oldest first.
+def log_csv_header(tables: bool = False) -> tuple:
+    """The CSV's first row (a class's starts with its table)."""
+    return ("table", *LOG_CSV_COLUMNS) if tables else LOG_CSV_COLUMNS
+
+
+def log_csv_rows(entries, names: bool = False, table=None):
+    """A room's roll log (`store.room_log`) as CSV rows: one per roll the table may know, oldest first.
 
     Players are P1, P2, … in the order they first appear in the log (rolling
     or answering), so a label stays the same from one download to the next;
-    with `names`, their names as they were then. A class's log (`tables`:
-    room code -> table number) starts each row with the table. docs/API.md
-    lists the columns.
+    with `names`, their names as they were then. A class's table puts its
+    number (`table`) first. docs/API.md lists the columns.
     """
     labels: dict[str, str] = {}
     for entry in entries:
@@ -310,30 +313,25 @@ def write_log_csv(entries, out, names: bool = False, tables: dict | None = None)
             return _cell(name)
         return labels.get(player, "")
 
-    writer = csv.writer(out)
-    writer.writerow(LOG_CSV_COLUMNS if tables is None else ("table", *LOG_CSV_COLUMNS))
     for entry in entries:
         if not entry["public"]:
             continue  # not yet the table's to know: a roll passed on unseen, in a game not over
         bid = entry["bid"] or {}
         lie = is_lie(entry)
         moment = datetime.datetime.fromtimestamp(entry["time"], datetime.UTC)
-        writer.writerow(
-            ([] if tables is None else [tables.get(entry["room"], "")])
-            + [
-                entry["game"],
-                entry["round"],
-                moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
-                entry["rules"],
-                who(entry["player"], entry["name"]),
-                " ".join(map(str, entry["dice"])),
-                entry["value"],
-                entry["announced"],
-                bid.get("count"),
-                bid.get("face"),
-                entry["table"],
-                who(entry["answerer"], entry["answerer_name"]),
-                entry["outcome"],
-                "" if lie is None else int(lie),
-            ]
-        )
+        yield ([] if table is None else [table]) + [
+            entry["game"],
+            entry["round"],
+            moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
+            entry["rules"],
+            who(entry["player"], entry["name"]),
+            " ".join(map(str, entry["dice"])),
+            entry["value"],
+            entry["announced"],
+            bid.get("count"),
+            bid.get("face"),
+            entry["table"],
+            who(entry["answerer"], entry["answerer_name"]),
+            entry["outcome"],
+            "" if lie is None else int(lie),
+        ]

@@ -20,6 +20,8 @@ environment variables of the same names):
 - MAXCHEN_LIMIT_CLASS_JOINS, per address: students joining classes (one
   address filling a class of 60 with made-up names in a second must not
   keep the real students out; the teacher can also close the class).
+- MAXCHEN_LIMIT_DOWNLOADS, per address: the CSVs of rooms and classes (a
+  long log costs a fraction of a second to write, streamed in chunks).
 - MAXCHEN_LIMIT_ROOMS, per address: new rooms (the load benchmark's 2,000
   players open 334 in a few seconds).
 - MAXCHEN_LIMIT_EVENTS, per seat: actions and signals over its sockets (a person makes one or two a
@@ -58,6 +60,7 @@ LIMITS = {
     "MAXCHEN_LIMIT_SIMULATIONS": "10 per minute; 100 per hour",
     "MAXCHEN_LIMIT_ROOMS": "600 per minute; 3000 per hour",
     "MAXCHEN_LIMIT_CLASS_JOINS": "30 per minute; 300 per hour",
+    "MAXCHEN_LIMIT_DOWNLOADS": "10 per minute; 100 per hour",
     "MAXCHEN_LIMIT_EVENTS": "20 per second; 600 per minute",
     "MAXCHEN_LIMIT_PACKETS": "40 per second",
     "MAXCHEN_LIMIT_ADDRESS_PACKETS": "2000 per second",
@@ -65,6 +68,7 @@ LIMITS = {
 FAILED = frozenset((401, 403, 404))
 ROOM_MAKERS = ("web.create", "web.create_table", "api.create_room", "classes.create")
 CLASS_JOINS = ("classes.join", "api.join_class")
+DOWNLOADS = ("web.stats_csv", "classes.stats_csv")
 
 
 OPEN_PAGES = ("web.index", "web.rules_page", "web.learn", "web.language", "web.manifest", "static")
@@ -134,11 +138,12 @@ class Throttle:
             get_remote_address, app=app, strategy="sliding-window-counter", storage_uri="maxchen-memory://"
         )
         # The boards (the costliest pages to draw) and the statistics (page, poll, CSV): no seat behind them.
-        pages = (*OPEN_PAGES, "web.board", "classes.board", "web.stats_page", "web.stats_csv", "classes.stats_csv")
+        pages = (*OPEN_PAGES, "web.board", "classes.board", "web.stats_page")
         limited = (
             ("MAXCHEN_LIMIT_ROOMS", ROOM_MAKERS),
             ("MAXCHEN_LIMIT_PAGES", pages),
             ("MAXCHEN_LIMIT_CLASS_JOINS", CLASS_JOINS),
+            ("MAXCHEN_LIMIT_DOWNLOADS", DOWNLOADS),
         )
         for key, endpoints in limited:
             limit = self.limiter.shared_limit(lambda key=key: current_app.config[key], scope=key)

@@ -5,12 +5,14 @@ every page and partial is rendered for that one player from `view_for`.
 """
 
 import contextlib
+import csv
 import functools
 import io
 import json
 import re
 import secrets
 import threading
+import time
 from functools import lru_cache
 from urllib.parse import urlsplit
 
@@ -365,15 +367,33 @@ def stats_csv(code):
         raise IllegalMove("not_teacher")
     if names and _me(room.code) != room.host:
         raise IllegalMove("not_host")
-    return log_csv(_rooms().store.room_log(room.code), room.code, names)
+    store = _rooms().store
+    return log_csv([(None, lambda: store.room_log(room.code))], room.code, names)
 
 
-def log_csv(entries, name: str, names: bool, tables: dict | None = None):
-    """A roll log as a CSV download (`stats.write_log_csv`)."""
-    out = io.StringIO()
-    out.write("\ufeff")  # UTF-8's byte-order mark: a spreadsheet reads names in any script right
-    stats.write_log_csv(entries, out, names=names, tables=tables)
-    response = current_app.response_class(out.getvalue(), mimetype="text/csv")
+CSV_CHUNK = 500  # rows the server writes before it lets the others have their turn
+
+
+def log_csv(logs, name: str, names: bool, tables: bool = False):
+    """Roll logs as one CSV download, streamed: `logs` are (table number or None, a function reading
+    that table's log); a long log never holds the server for long."""
+
+    def chunks():
+        out = io.StringIO()
+        writer = csv.writer(out)
+        out.write("\ufeff")  # UTF-8's byte-order mark: a spreadsheet reads names in any script right
+        writer.writerow(stats.log_csv_header(tables))
+        for number, read in logs:
+            for count, row in enumerate(stats.log_csv_rows(read(), names, number), 1):
+                writer.writerow(row)
+                if count % CSV_CHUNK == 0:
+                    yield out.getvalue()
+                    out.seek(0)
+                    out.truncate()
+                    time.sleep(0)  # the others' turn (eventlet): a download is no pause for the tables
+        yield out.getvalue()
+
+    response = current_app.response_class(chunks(), mimetype="text/csv")
     filename = f"maxchen-{name}{'-names' if names else ''}.csv"
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     response.cache_control.no_store = True

@@ -737,9 +737,22 @@ def test_the_statistics_of_an_unknown_room_or_a_one_phone_table_are_not_there(ap
     assert client.get(f"/r/{table['code']}/stats.csv").status_code == 409
 
 
-def test_the_statistics_count_against_the_page_budget(app, named_game):
+def test_the_statistics_count_against_the_page_budget_and_downloads_against_their_own(app, named_game):
     code, _, _ = named_game
-    app.config["MAXCHEN_LIMIT_PAGES"] = "3 per minute"
+    app.config["MAXCHEN_LIMIT_PAGES"] = "2 per minute"
+    app.config["MAXCHEN_LIMIT_DOWNLOADS"] = "2 per minute"
     client = app.test_client()
-    answers = [client.get(f"/r/{code}/{path}").status_code for path in ("stats", "stats.csv", "stats", "stats.csv")]
-    assert answers == [200, 200, 200, 429]
+    pages = [client.get(f"/r/{code}/stats").status_code for _ in range(3)]
+    downloads = [client.get(f"/r/{code}/stats.csv").status_code for _ in range(3)]
+    assert (pages, downloads) == ([200, 200, 429], [200, 200, 429])
+
+
+def test_a_long_log_is_sent_in_chunks_with_the_others_turns_between(app, named_game, monkeypatch):
+    from maxchen import web
+
+    code, _, _ = named_game
+    monkeypatch.setattr(web, "CSV_CHUNK", 1)
+    response = app.test_client().get(f"/r/{code}/stats.csv", buffered=False)
+    assert response.is_streamed
+    chunks = [chunk for chunk in response.response if chunk]
+    assert len(chunks) >= 2 and b"".join(chunks).decode("utf-8-sig").startswith("game,round,")
