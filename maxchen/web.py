@@ -383,6 +383,9 @@ def log_csv(logs, name: str, names: bool, tables: bool = False):
         writer = csv.writer(out)
         out.write("\ufeff")  # UTF-8's byte-order mark: a spreadsheet reads names in any script right
         writer.writerow(stats.log_csv_header(tables))
+        yield out.getvalue()  # the download starts at once
+        out.seek(0)
+        out.truncate()
         for number, read in logs:
             for count, row in enumerate(stats.log_csv_rows(read(), names, number), 1):
                 writer.writerow(row)
