@@ -381,20 +381,23 @@ def log_csv(logs, name: str, names: bool, tables: bool = False):
     def chunks():
         out = io.StringIO()
         writer = csv.writer(out)
+
+        def taken() -> str:
+            text = out.getvalue()
+            out.seek(0)
+            out.truncate()
+            return text
+
         out.write("\ufeff")  # UTF-8's byte-order mark: a spreadsheet reads names in any script right
         writer.writerow(stats.log_csv_header(tables))
-        yield out.getvalue()  # the download starts at once
-        out.seek(0)
-        out.truncate()
+        yield taken()  # the download starts at once
         for number, read in logs:
             for count, row in enumerate(stats.log_csv_rows(read(), names, number), 1):
                 writer.writerow(row)
                 if count % CSV_CHUNK == 0:
-                    yield out.getvalue()
-                    out.seek(0)
-                    out.truncate()
+                    yield taken()
                     time.sleep(0)  # the others' turn (eventlet): a download is no pause for the tables
-        yield out.getvalue()
+        yield taken()
 
     response = current_app.response_class(chunks(), mimetype="text/csv")
     filename = f"maxchen-{name}{'-names' if names else ''}.csv"
