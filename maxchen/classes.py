@@ -5,11 +5,12 @@ like its seats; the token is the teacher's or a student's (`Classrooms.role`).
 """
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, session, url_for
+from flask_babel import get_locale
 from markupsafe import Markup
 
 from .classroom import DEFAULT_SIZE, TABLE_SIZES, normalize_class_code
 from .errors import IllegalMove
-from .live import class_parts, wrap_class_parts
+from .live import wrap_class_parts
 from .rulesets import DEFAULT, RULESETS
 from .table import shown_name
 from .web import WHOLE, _form_options, _message, _option_fields, _qr, _remember, browser_classes, log_csv, refusal
@@ -134,8 +135,9 @@ def board(code):
     """Every table of the class at a glance, and the statistics pooled over the class (no seat, no hidden die)."""
     code = _class_or_404(code)
     overview = classrooms().overview(code)
+    drawn = current_app.extensions["maxchen.class_live"].parts(overview, str(get_locale()))
     # Rendered with autoescape: user text in them is escaped already.
-    parts = {area: Markup(wrap_class_parts({area: html})) for area, html in class_parts(overview, classrooms()).items()}  # noqa: S704
+    parts = {area: Markup(wrap_class_parts({area: html})) for area, html in drawn.items()}  # noqa: S704
     return render_template("class_board.html", code=code, overview=overview, parts=parts, **_share(code))
 
 

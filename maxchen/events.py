@@ -60,6 +60,7 @@ def init_app(app, socketio, rooms, select_locale, languages) -> ClassLive:
     live = Live(app, emit, rooms.presence)
     classes = app.extensions["maxchen.classes"]
     class_live = ClassLive(app, emit, classes, socketio.start_background_task, socketio.sleep)
+    app.extensions["maxchen.class_live"] = class_live
     throttle = app.extensions["maxchen.throttle"]
     rooms.push = live.push
     rooms.welcome = live.welcome

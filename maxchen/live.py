@@ -328,11 +328,14 @@ class ClassLive:
     """Pushes a class's changes: a `class` event to its pages, and the class board's parts.
 
     The board is drawn at most once per `DELAY` seconds per class (six tables
-    playing at once change many times a second) and only in the languages of
-    the boards watching it.
+    playing at once change many times a second), and never more often than
+    leaves it `SHARE` of the time it takes to draw (a class of many tables
+    waits longer), only in the languages of the boards watching it. The page
+    of a board (`parts`) takes what was drawn last when nothing changed since.
     """
 
     DELAY = 0.3
+    SHARE = 0.2
 
     def __init__(self, app, emit, classrooms, spawn, sleep):
         self.app = app
@@ -345,6 +348,8 @@ class ClassLive:
         self._strangers: dict[str, set[str]] = {}  # class code -> sids of pages not the class's own
         self._pending: set[str] = set()
         self._sent: dict[tuple[str, str], dict[str, str]] = {}  # (class, language) -> the areas last drawn
+        self._cost: dict[str, float] = {}  # class code -> seconds its last drawing took
+        self._fresh: set[tuple[str, str]] = set()  # (class, language) drawn since the class last changed
         classrooms.changed = self.class_changed
 
     @staticmethod
@@ -370,6 +375,7 @@ class ClassLive:
                 parts = class_parts(overview, self.classrooms, lang)
             with self._lock:
                 self._sent[code, lang] = parts
+                self._fresh.add((code, lang))
             self.emit("parts", {"html": wrap_class_parts(parts), "reset": True}, sid)
         self.emit("class", {"seated": [s["id"] for s in overview["roster"] if s["table"]]}, sid)
 
@@ -383,6 +389,8 @@ class ClassLive:
                     self._strangers.pop(code, None)
                     for key in [key for key in self._sent if key[0] == code]:
                         del self._sent[key]
+                        self._fresh.discard(key)
+                    self._cost.pop(code, None)
 
     def class_changed(self, code: str, seated: list[str]) -> None:
         """The class changed (joins, seats, moves): its pages hear it, its boards are drawn again."""
@@ -394,8 +402,18 @@ class ClassLive:
         if room.classroom is not None:
             self._schedule(room.classroom)
 
+    def parts(self, overview: dict, lang: str) -> dict[str, str]:
+        """The class board's areas for a page: the last drawing when nothing changed since, else drawn now."""
+        key = (overview["code"], lang)
+        with self._lock:
+            if key in self._fresh:
+                return self._sent[key]
+        return class_parts(overview, self.classrooms, lang)
+
     def _schedule(self, code: str) -> None:
         with self._lock:
+            for key in [key for key in self._fresh if key[0] == code]:
+                self._fresh.discard(key)
             boards = any(self._sockets.get(code, {}).values())
             if not boards or code in self._pending:
                 return
@@ -403,7 +421,8 @@ class ClassLive:
         self.spawn(self._draw, code)
 
     def _draw(self, code: str) -> None:
-        self.sleep(self.DELAY)
+        self.sleep(max(self.DELAY, self._cost.get(code, 0.0) / self.SHARE))
+        started = time.perf_counter()
         with self._lock:
             self._pending.discard(code)
             langs = sorted({lang for lang in self._sockets.get(code, {}).values() if lang})
@@ -417,6 +436,8 @@ class ClassLive:
                 with self._lock:
                     sent = self._sent.get((code, lang), {})
                     self._sent[code, lang] = parts
+                    self._fresh.add((code, lang))
                 changed = {area: html for area, html in parts.items() if sent.get(area) != html}
                 if changed:  # only what moved: the statistics change far less often than the tables
                     self.emit("parts", {"html": wrap_class_parts(changed)}, self.channel(code, lang))
+        self._cost[code] = time.perf_counter() - started

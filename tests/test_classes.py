@@ -256,3 +256,24 @@ def test_one_address_joins_a_class_only_so_fast(app, classes):
     assert [a.status_code for a in answers] == [201, 201, 201, 429]
     assert app.test_client().post(f"/c/{code}/join", data={"name": "Eve"}).status_code == 429  # the form too
     assert len(classes.load(code)["students"]) == 3
+
+
+def test_the_board_page_takes_the_last_drawing_until_the_class_changes(app, classes, monkeypatch):
+    from maxchen import live
+
+    made = classes.create()
+    code = made["code"]
+    classes.join(code, "Ann")
+    board = socketio.test_client(app, auth={"class": code, "watch": True, "lang": "en"})
+    assert received(board, "parts")
+    drawn = []
+    real = live.class_parts
+    monkeypatch.setattr(live, "class_parts", lambda *args: drawn.append(args) or real(*args))
+    page = app.test_client().get(f"/c/{code}/board", headers={"Accept-Language": "en"})
+    assert page.status_code == 200 and "1 student is here" in page.get_data(as_text=True)
+    assert drawn == []  # nothing changed since the board's socket got it
+    classes.join(code, "Ben")
+    assert wait_until(lambda: received(board, "parts"), 5)
+    drawn.clear()
+    page = app.test_client().get(f"/c/{code}/board", headers={"Accept-Language": "en"})
+    assert "2 students are here" in page.get_data(as_text=True) and drawn == []  # the new drawing
