@@ -200,9 +200,12 @@ def class_parts(overview: dict, classrooms, lang: str | None = None) -> dict[str
     for room in overview["tables"]:
         number = overview["numbers"][room.code]
         view = room.public_view(classrooms.rooms.connected(room.code))
-        names = {p["id"]: p["name"] for p in view["players"]}
         parts = render_public(view, lang)
-        tables.append({"number": number, "code": room.code, "view": view, "names": names, "parts": parts})
+        if view["reveal"] and view["phase"] == "playing":  # its last check, in its own game's words
+            names = {p["id"]: p["name"] for p in view["players"]}
+            own = {**_context(room.code, view["rules"], names, lang), "view": view, "in_cover": True}
+            parts["reveal"] = _render(f"{REGISTRY[view['rules']].templates}/reveal.html", own)
+        tables.append({"number": number, "code": room.code, "view": view, "parts": parts})
     context = {**_context(overview["code"], overview["rules"], {}, lang), "overview": overview, "tables": tables}
     pooled = {**context, "counts": classrooms.pooled(overview["tables"]), "value_name": str, "whole_class": True}
     return {

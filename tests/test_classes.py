@@ -149,6 +149,7 @@ def test_the_class_board_shows_every_table_live_and_never_a_hidden_die(app, clas
     assert stats["values"]["total"] == 2 and stats["checks"] == 2
     page = app.test_client().get(f"/c/{code}/board").get_data(as_text=True)
     assert "Statistics of the class" in page and "2 rolls" in page
+    assert f'href="/c/{code}/stats.csv"' in page and f'href="/r/{code}/stats"' not in page
 
 
 def pushed_now(client) -> str:
@@ -277,3 +278,25 @@ def test_the_board_page_takes_the_last_drawing_until_the_class_changes(app, clas
     drawn.clear()
     page = app.test_client().get(f"/c/{code}/board", headers={"Accept-Language": "en"})
     assert "2 students are here" in page.get_data(as_text=True) and drawn == []  # the new drawing
+
+
+def test_the_class_board_draws_each_table_in_its_own_game(app, classes, rooms, dice):
+    """A table still playing Mäxchen after the teacher chose Lügen for the class shows its Mäxchen check."""
+    made = classes.create("maexchen", 4)
+    code, teacher = made["code"], made["token"]
+    for name in ("Ann", "Ben", "Cem", "Dora", "Eli", "Fay", "Gus", "Hana"):
+        classes.join(code, name)
+    classes.act(code, teacher, {"action": "seat"})
+    one, two = classes.overview(code)["tables"]
+    rooms.act(one.code, one.host, {"action": "start"})
+    dice.add((2, 1))
+    a, b = [s.id for s in one.members()][:2]
+    rooms.act(one.code, a, {"action": "shake"})
+    rooms.act(one.code, a, {"action": "announce", "value": 21})
+    rooms.act(one.code, b, {"action": "check"})
+    classes.act(code, teacher, {"action": "configure", "options": {"rules": "luegen"}})
+    assert (rooms.load(one.code).rules, rooms.load(two.code).rules) == ("maexchen", "luegen")
+    page = app.test_client().get(f"/c/{code}/board")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "Mäxchen" in html[html.index('class="class-reveal"') :]  # its own game's word for 21
