@@ -6,6 +6,7 @@ like its seats; the token is the teacher's or a student's (`Classrooms.role`).
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, session, url_for
 from flask_babel import get_locale
+from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
 from .classroom import DEFAULT_SIZE, TABLE_SIZES, normalize_class_code
@@ -90,7 +91,16 @@ def desk(code):
             _remember(table, browser_classes()[code], student["name"])
             return redirect(url_for("web.room", code=table), 303)
         return render_template("class.html", role=role, student=student, code=code, **_share(code))
-    return render_template("class.html", role=None, code=code, name=session.get("name", ""), **_share(code))
+    notice = GONE.get(request.args.get("gone", ""))  # why a phone is back at the class's name form
+    return render_template(
+        "class.html", role=None, code=code, name=session.get("name", ""), notice=notice, **_share(code)
+    )
+
+
+GONE = {
+    "removed": _l("You are no longer in this class. Ask your teacher, then join again."),
+    "seat": _l("This browser no longer has a place in this class."),
+}
 
 
 @bp.post("/c/<code>/join")

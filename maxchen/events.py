@@ -158,23 +158,26 @@ def init_app(app, socketio, rooms, select_locale, languages) -> ClassLive:
             with contextlib.nullcontext() if token else throttle.attempt(address):  # guessing codes
                 code = normalize_class_code(auth["class"])
                 classes.load(code)
-            member = bool(token) and _class_member(code, token)
-            if not member:
+            role = _class_role(code, token) if token else None
+            if role is None:
                 throttle.watcher(address)
             watch = auth.get("watch") is True
-            class_live.join(request.sid, code, _lang(auth), watch, member)
+            desk = role == "teacher" and not watch
+            class_live.join(request.sid, code, _lang(auth), watch, role is not None, desk)
             join_room(ClassLive.channel(code))
+            if desk:
+                join_room(ClassLive.desk(code))
             if watch:
                 join_room(ClassLive.channel(code, _lang(auth)))
         except IllegalMove as error:
             refusal = messages.answer(error, _lang(auth))["error"]
             raise ConnectionRefusedError(refusal["message"], refusal) from None
 
-    def _class_member(code, token) -> bool:
+    def _class_role(code, token) -> str | None:
         try:
-            return classes.role(code, token)[0] is not None
+            return classes.role(code, token)[0]
         except IllegalMove:
-            return False
+            return None
 
     def _bot_seat(auth) -> tuple[str, str] | None:
         """A bot's (room code, player), looked up once; None for a page, a watcher or a wrong token."""

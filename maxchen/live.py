@@ -349,6 +349,7 @@ class ClassLive:
         self._lock = threading.Lock()
         self._sockets: dict[str, dict[str, str | None]] = {}  # class code -> sid -> a board's language
         self._strangers: dict[str, set[str]] = {}  # class code -> sids of pages not the class's own
+        self._desks: dict[str, set[str]] = {}  # class code -> sids of the teacher's desks
         self._pending: set[str] = set()
         self._sent: dict[tuple[str, str], dict[str, str]] = {}  # (class, language) -> the areas last drawn
         self._cost: dict[str, float] = {}  # class code -> seconds its last drawing took
@@ -360,7 +361,12 @@ class ClassLive:
         """The Socket.IO room of a class's pages (with a language: of its boards)."""
         return f"class:{code}" if lang is None else f"class:{code}:{lang}"
 
-    def join(self, sid: str, code: str, lang: str, watch: bool, member: bool) -> None:
+    @staticmethod
+    def desk(code: str) -> str:
+        """The Socket.IO room of a class's teacher's desks: told `tables` when a table changed."""
+        return f"class:{code}/desk"
+
+    def join(self, sid: str, code: str, lang: str, watch: bool, member: bool, teacher: bool = False) -> None:
         """A page of the class connected: a board gets its parts, every page who sits at a table already
         (a waiting page may have missed its `class` event). The teacher's and the students' pages are
         never refused; other pages (boards) take at most `WATCHERS_PER_CLASS` places."""
@@ -372,6 +378,8 @@ class ClassLive:
                     raise IllegalMove("watchers_full", limit=WATCHERS_PER_CLASS)
                 strangers.add(sid)
             sockets[sid] = lang if watch else None
+            if teacher:
+                self._desks.setdefault(code, set()).add(sid)
         overview = self.classrooms.overview(code)
         if watch:
             with self.app.app_context():
@@ -387,9 +395,11 @@ class ClassLive:
         with self._lock:
             for code, sockets in list(self._sockets.items()):
                 self._strangers.get(code, set()).discard(sid)
+                self._desks.get(code, set()).discard(sid)
                 if sockets.pop(sid, 0) != 0 and not sockets:
                     del self._sockets[code]
                     self._strangers.pop(code, None)
+                    self._desks.pop(code, None)
                     for key in [key for key in self._sent if key[0] == code]:
                         del self._sent[key]
                         self._fresh.discard(key)
@@ -418,7 +428,7 @@ class ClassLive:
             for key in [key for key in self._fresh if key[0] == code]:
                 self._fresh.discard(key)
             boards = any(self._sockets.get(code, {}).values())
-            if not boards or code in self._pending:
+            if not (boards or self._desks.get(code)) or code in self._pending:
                 return
             self._pending.add(code)
         self.spawn(self._draw, code)
@@ -429,6 +439,9 @@ class ClassLive:
         with self._lock:
             self._pending.discard(code)
             langs = sorted({lang for lang in self._sockets.get(code, {}).values() if lang})
+            desks = bool(self._desks.get(code))
+        if desks:  # the desk asks for its roster again (where who sits, which table plays)
+            self.emit("tables", {}, self.desk(code))
         try:
             overview = self.classrooms.overview(code)
         except IllegalMove:

@@ -296,7 +296,7 @@ def room(code):
     room = _rooms().load(code)
     if player is None:
         if room.classroom:  # a class's table: its students sit down through the class (a moved one: there too)
-            return redirect(url_for("classes.desk", code=room.classroom), 303)
+            return redirect(url_for("classes.desk", code=room.classroom, gone=request.args.get("gone")), 303)
         if room.shared:
             message = _message(IllegalMove("one_phone"))
             return render_template("join.html", code=code, error=message, closed=True), 409

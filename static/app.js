@@ -839,6 +839,7 @@
       if (data.student && message.seated.includes(data.student)) location.reload();
       else if (data.teacher) roster();
     });
+    socket.on("tables", roster); // a table changed: who sits where, which table plays
     document.body.addEventListener("htmx:beforeSwap", (event) => {
       const xhr = event.detail.xhr;
       if (xhr.getResponseHeader("X-Maxchen-Toast")) {

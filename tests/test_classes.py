@@ -28,7 +28,7 @@ def received(client, event) -> list:
     return [m["args"][0] for m in client.get_received() if m["name"] == event]
 
 
-def test_a_teacher_seats_the_class_and_every_student_finds_their_table(app, classes):
+def test_a_teacher_seats_the_class_and_every_student_finds_their_table(app, classes, dice):
     teacher = app.test_client()
     made = teacher.post("/classes", data={"rules": "poschen", "size": "4"})
     assert made.status_code == 303
@@ -75,9 +75,16 @@ def test_a_teacher_seats_the_class_and_every_student_finds_their_table(app, clas
     assert back.status_code == 303 and back.headers["Location"].endswith(f"/c/{code}")
     assert students["Ann"].get(f"/c/{code}").headers["Location"].endswith(f"/r/{other}")
 
-    # Start every table: both play.
+    # Start every table: both play, and the desk is told a table changed (it asks for its roster again).
+    desk = socketio.test_client(app, auth={"class": code}, flask_test_client=teacher)
+    desk.get_received()
     teacher.post(f"/c/{code}/act", data={"action": "start"}, headers=HTMX)
     assert [t.phase for t in classes.overview(code)["tables"]] == ["playing", "playing"]
+    assert wait_until(lambda: any(m["name"] == "tables" for m in desk.get_received()), 5)
+    table = classes.overview(code)["tables"][0]
+    dice.add((3, 1))
+    app.extensions["maxchen.rooms"].act(table.code, table.host, {"action": "shake"})  # a move at a table
+    assert wait_until(lambda: any(m["name"] == "tables" for m in desk.get_received()), 5)
 
 
 def test_bad_input_on_a_class_is_refused_and_changes_nothing(app, classes):
@@ -300,3 +307,24 @@ def test_the_class_board_draws_each_table_in_its_own_game(app, classes, rooms, d
     assert page.status_code == 200
     html = page.get_data(as_text=True)
     assert "Mäxchen" in html[html.index('class="class-reveal"') :]  # its own game's word for 21
+
+
+def test_a_removed_student_is_told_so_at_the_class_and_a_class_tables_phone_shows_no_room_code(app, classes):
+    teacher = app.test_client()
+    code = teacher.post("/classes", data={"rules": "maexchen", "size": "4"}).headers["Location"].rsplit("/", 1)[1]
+    ann, ben = app.test_client(), app.test_client()
+    ann.post(f"/c/{code}/join", data={"name": "Ann"})
+    ben.post(f"/c/{code}/join", data={"name": "Ben"})
+    teacher.post(f"/c/{code}/act", data={"action": "seat"}, headers=HTMX)
+    table = ann.get(f"/c/{code}").headers["Location"].rsplit("/", 1)[1]
+    room = ann.get(f"/r/{table}").get_data(as_text=True)
+    assert 'class="share"' not in room and 'id="join-link"' not in room  # newcomers come through the class
+    roster = teacher.get(f"/c/{code}/roster").get_data(as_text=True)
+    assert "Mäxchen needs 2 players" not in roster
+    student = next(s for s in classes.overview(code)["roster"] if s["name"] == "Ann")
+    roster = teacher.post(f"/c/{code}/act", data={"action": "remove", "student": student["id"]}, headers=HTMX)
+    assert "Mäxchen needs 2 players: 1 more." in roster.get_data(as_text=True)  # Ben's table is short now
+    gone = ann.get(f"/r/{table}?gone=removed")
+    assert gone.headers["Location"].endswith(f"/c/{code}?gone=removed")
+    page = ann.get(f"/c/{code}?gone=removed").get_data(as_text=True)
+    assert "You are no longer in this class." in page and "Join the class" in page
