@@ -353,7 +353,8 @@ class ClassLive:
         self._pending: set[str] = set()
         self._sent: dict[tuple[str, str], dict[str, str]] = {}  # (class, language) -> the areas last drawn
         self._cost: dict[str, float] = {}  # class code -> seconds its last drawing took
-        self._fresh: set[tuple[str, str]] = set()  # (class, language) drawn since the class last changed
+        self._changes: dict[str, int] = {}  # class code -> how many changes it has seen
+        self._drawn: dict[tuple[str, str], int] = {}  # (class, language) -> the changes its last drawing saw
         classrooms.changed = self.class_changed
 
     @staticmethod
@@ -380,13 +381,15 @@ class ClassLive:
             sockets[sid] = lang if watch else None
             if teacher:
                 self._desks.setdefault(code, set()).add(sid)
+        with self._lock:
+            seen = self._changes.get(code, 0)
         overview = self.classrooms.overview(code)
         if watch:
             with self.app.app_context():
                 parts = class_parts(overview, self.classrooms, lang)
             with self._lock:
                 self._sent[code, lang] = parts
-                self._fresh.add((code, lang))
+                self._drawn[code, lang] = seen
             self.emit("parts", {"html": wrap_class_parts(parts), "reset": True}, sid)
         self.emit("class", {"seated": [s["id"] for s in overview["roster"] if s["table"]]}, sid)
 
@@ -402,8 +405,9 @@ class ClassLive:
                     self._desks.pop(code, None)
                     for key in [key for key in self._sent if key[0] == code]:
                         del self._sent[key]
-                        self._fresh.discard(key)
+                        self._drawn.pop(key, None)
                     self._cost.pop(code, None)
+                    self._changes.pop(code, None)
 
     def class_changed(self, code: str, seated: list[str]) -> None:
         """The class changed (joins, seats, moves): its pages hear it, its boards are drawn again."""
@@ -419,14 +423,14 @@ class ClassLive:
         """The class board's areas for a page: the last drawing when nothing changed since, else drawn now."""
         key = (overview["code"], lang)
         with self._lock:
-            if key in self._fresh:
+            if key in self._drawn and self._drawn[key] == self._changes.get(key[0], 0):
                 return self._sent[key]
         return class_parts(overview, self.classrooms, lang)
 
     def _schedule(self, code: str) -> None:
         with self._lock:
-            for key in [key for key in self._fresh if key[0] == code]:
-                self._fresh.discard(key)
+            if code in self._sockets:  # what it drew before is old now (no socket: nothing was kept)
+                self._changes[code] = self._changes.get(code, 0) + 1
             boards = any(self._sockets.get(code, {}).values())
             if not (boards or self._desks.get(code)) or code in self._pending:
                 return
@@ -440,6 +444,7 @@ class ClassLive:
             self._pending.discard(code)
             langs = sorted({lang for lang in self._sockets.get(code, {}).values() if lang})
             desks = bool(self._desks.get(code))
+            seen = self._changes.get(code, 0)  # a change while this drawing is made: it is not the newest
         if desks:  # the desk asks for its roster again (where who sits, which table plays)
             self.emit("tables", {}, self.desk(code))
         try:
@@ -452,7 +457,7 @@ class ClassLive:
                 with self._lock:
                     sent = self._sent.get((code, lang), {})
                     self._sent[code, lang] = parts
-                    self._fresh.add((code, lang))
+                    self._drawn[code, lang] = seen
                 changed = {area: html for area, html in parts.items() if sent.get(area) != html}
                 if changed:  # only what moved: the statistics change far less often than the tables
                     self.emit("parts", {"html": wrap_class_parts(changed)}, self.channel(code, lang))

@@ -1,5 +1,6 @@
 """A class over HTTP and Socket.IO: the teacher's desk, students finding their tables, the class board."""
 
+import random
 import re
 
 import pytest
@@ -7,8 +8,10 @@ import pytest
 from app import socketio
 from maxchen.errors import IllegalMove
 from maxchen.live import WATCHERS_PER_CLASS, ClassLive
+from maxchen.rulesets import RULESETS
 
-from .conftest import wait_until
+from .conftest import SeededDice, wait_until
+from .test_live import closed_salts, opened_salts, public_dice, some_move
 
 FACE = re.compile(r'class="die face-(\d)"')
 HTMX = {"HX-Request": "true"}
@@ -328,3 +331,38 @@ def test_a_removed_student_is_told_so_at_the_class_and_a_class_tables_phone_show
     assert gone.headers["Location"].endswith(f"/c/{code}?gone=removed")
     page = ann.get(f"/c/{code}?gone=removed").get_data(as_text=True)
     assert "You are no longer in this class." in page and "Join the class" in page
+
+
+@pytest.mark.parametrize("rules", sorted(RULESETS))
+def test_the_class_board_never_holds_a_hidden_die_or_salt_in_any_phase(app, classes, rooms, rules):
+    """A whole game at a class's table, the class board drawn after every move (page and pushes)."""
+    rooms.dice = SeededDice(3)
+    rng = random.Random(3)
+    app.config["MAXCHEN_LIMIT_PAGES"] = "100000 per second"  # the board is asked for after every move
+    made = classes.create(rules, 4)
+    code = made["code"]
+    for name in ("Ann", "Ben", "Cem", "Dora"):
+        classes.join(code, name)
+    classes.act(code, made["token"], {"action": "seat"})
+    classes.act(code, made["token"], {"action": "start"})
+    (table,) = classes.overview(code)["tables"]
+    seats = [{"player": s.id} for s in table.members()]
+    board = socketio.test_client(app, auth={"class": code, "watch": True})
+    drawn, opened, pushed = set(), set(), []
+    for _ in range(600):
+        room = rooms.load(table.code)
+        public = room.public_view(rooms.connected(room.code))
+        drawn |= closed_salts(room.game)
+        opened |= opened_salts(public)
+        html = app.test_client().get(f"/c/{code}/board").get_data(as_text=True)
+        section = html[html.index(f'data-table="{table.code}"') : html.index('id="stats"')]
+        shown_again = (
+            len(FACE.findall(section[section.index('class="class-reveal"') :])) if "class-reveal" in section else 0
+        )
+        assert len(FACE.findall(section)) - shown_again == public_dice(public), section
+        pushed += [m["args"][0]["html"] for m in board.get_received() if m["name"] == "parts"]
+        assert not any(salt in text for salt in drawn - opened for text in [html, *pushed])
+        if room.phase != "playing":
+            break
+        rooms.act(room.code, *some_move(rooms, room.code, seats, rng))
+    assert rooms.load(table.code).phase == "over"
