@@ -30,10 +30,13 @@ def problems(page) -> list[str]:
 
 
 def in_view(page, selector) -> bool:
-    """The element is wholly on screen without scrolling: inside the viewport and every box that clips it."""
-    return page.eval_on_selector(
+    """The first shown element of `selector` is wholly on screen without scrolling: inside the viewport
+    and every box that clips it (one the page does not display, `display: none`, is passed over)."""
+    return page.eval_on_selector_all(
         selector,
-        """el => {
+        """els => {
+            const el = els.find((e) => e.getClientRects().length > 0);
+            if (!el) return false;
             const r = el.getBoundingClientRect();
             let top = 0, bottom = innerHeight;
             for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {

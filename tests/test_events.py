@@ -197,12 +197,20 @@ def test_a_binary_event_announcing_endless_attachments_is_ignored_and_keeps_noth
     assert answer["view"]["phase"] == "playing"  # the seat plays on
 
 
-def test_a_room_takes_twenty_watchers_and_refuses_the_next_with_a_reason(sio, table):
+def test_a_room_takes_twenty_watchers_and_refuses_the_next_with_a_reason(app, sio, table):
     from maxchen.presence import WATCHERS_PER_ROOM
 
+    app.config["MAXCHEN_LIMIT_PAGES"] = "1000 per second"  # a watcher costs a page: here they come all at once
     code = table[0]
     watchers = [sio(auth={"room": code, "watch": True}) for _ in range(WATCHERS_PER_ROOM)]
     assert all(w.is_connected() for w in watchers)
     assert not sio(auth={"room": code, "watch": True}).is_connected()
     watchers[0].disconnect()
     assert sio(auth={"room": code, "watch": True}).is_connected()  # a place is free again
+
+
+def test_a_watcher_costs_what_a_page_costs(app, sio, table):
+    app.config["MAXCHEN_LIMIT_PAGES"] = "2 per minute"
+    code = table[0]
+    first, second, third = (sio(auth={"room": code, "watch": True}) for _ in range(3))
+    assert first.is_connected() and second.is_connected() and not third.is_connected()
