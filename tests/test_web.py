@@ -654,15 +654,21 @@ def test_a_believed_roll_shows_on_no_page_and_in_no_csv_until_its_game_is_over(a
     assert (first["announced"], first["outcome"], first["lie"], first["answered_by"]) == ("62", "believed", "1", "P2")
 
 
+def checked_round(rooms, dice, names, roll, value):
+    """A room of two where the host rolls `roll`, announces `value` and the guest checks it."""
+    host = rooms.create(names[0])
+    code = host["code"]
+    guest = rooms.join(code, names[1])
+    dice.add(roll)
+    rooms.act(code, host["player"], {"action": "start"})
+    rooms.act(code, host["player"], {"action": "shake"})
+    rooms.act(code, host["player"], {"action": "announce", "value": value})
+    rooms.act(code, guest["player"], {"action": "check"})
+    return code, host, guest
+
+
 def test_the_statistics_page_shows_the_charts_with_their_axes_and_links_the_csv(app, rooms, dice):
-    ann = rooms.create("Ann")
-    code = ann["code"]
-    ben = rooms.join(code, "Ben")
-    dice.add((4, 3))
-    rooms.act(code, ann["player"], {"action": "start"})
-    rooms.act(code, ann["player"], {"action": "shake"})
-    rooms.act(code, ann["player"], {"action": "announce", "value": 54})
-    rooms.act(code, ben["player"], {"action": "check"})
+    code, ann, ben = checked_round(rooms, dice, ("Ann", "Ben"), (4, 3), 54)
     html = app.test_client().get(f"/r/{code.lower()}/stats").get_data(as_text=True)
     assert "value (ladder order)" in html and "share of rolls" in html  # the rolls against theory
     assert "announced value (ladder order)" in html and "share that were lies" in html  # the lies
@@ -681,15 +687,7 @@ def test_the_statistics_page_shows_the_charts_with_their_axes_and_links_the_csv(
 @pytest.fixture
 def named_game(app, rooms, dice):
     """A checked roll between a host and a guest whose names a spreadsheet would take for formulas."""
-    host = rooms.create("=SUM(A1)")
-    code = host["code"]
-    guest = rooms.join(code, '@Ben, "the" 2')
-    dice.add((6, 5))
-    rooms.act(code, host["player"], {"action": "start"})
-    rooms.act(code, host["player"], {"action": "shake"})
-    rooms.act(code, host["player"], {"action": "announce", "value": 65})
-    rooms.act(code, guest["player"], {"action": "check"})
-    return code, host, guest
+    return checked_round(rooms, dice, ("=SUM(A1)", '@Ben, "the" 2'), (6, 5), 65)
 
 
 def test_the_csv_is_an_attachment_with_its_columns_and_no_names(app, named_game):
