@@ -435,7 +435,9 @@ class RedisStore:
         self.room_cap = room_cap
         self._prefix = prefix
         try:
-            self._redis = redis.Redis.from_url(url, socket_connect_timeout=5, health_check_interval=30)
+            self._redis = redis.Redis.from_url(
+                url, socket_connect_timeout=5, socket_timeout=10, health_check_interval=30
+            )
             self._redis.ping()
         except (ValueError, redis.RedisError) as error:
             raise RuntimeError(f"cannot use Redis at {_without_password(url)}: {error}") from None
