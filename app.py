@@ -48,7 +48,7 @@ from maxchen import api, assets, classes, events, fastjson, security, serve, thr
 from maxchen.botplay import BotPlay  # noqa: E402
 from maxchen.classroom import Classrooms  # noqa: E402
 from maxchen.rooms import Rooms  # noqa: E402
-from maxchen.store import MemoryStore, SqliteStore  # noqa: E402
+from maxchen.store import MemoryStore, RedisStore, SqliteStore  # noqa: E402
 from maxchen.table import skeleton  # noqa: E402
 
 MAX_MESSAGE = 16 * 1024
@@ -117,6 +117,13 @@ def _sweeper(app):
         app.extensions["maxchen.classes"].sweep()
 
 
+def _store(redis_url, database):
+    """The store the command line asks for: Redis when given a URL, else SQLite (or memory)."""
+    if redis_url:
+        return RedisStore(redis_url)
+    return MemoryStore() if database == "memory" else SqliteStore(database)
+
+
 def main(argv=None):
     """The command line: start the server."""
     parser = argparse.ArgumentParser(description="maxchen party dice server")
@@ -133,6 +140,12 @@ def main(argv=None):
         default=os.environ.get("MAXCHEN_DB"),
         help="SQLite file (default INSTANCE/maxchen.db); 'memory' keeps rooms in memory only",
     )
+    parser.add_argument(
+        "--redis",
+        default=os.environ.get("MAXCHEN_REDIS_URL"),
+        metavar="URL",
+        help="opt-in: keep rooms in Redis instead of SQLite, e.g. redis://:password@host:6379/0",
+    )
     parser.add_argument("--cert", help="your own certificate (PEM), e.g. from mkcert")
     parser.add_argument("--key", help="the key of --cert (PEM)")
     parser.add_argument("--no-tls", action="store_true", help="serve plain HTTP everywhere")
@@ -148,7 +161,11 @@ def main(argv=None):
         parser.error("--cert and --key go together")
     instance = Path(args.instance).resolve()
     database = args.db or str(instance / "maxchen.db")
-    store = MemoryStore() if database == "memory" else SqliteStore(database)
+    try:
+        store = _store(args.redis, database)
+    except RuntimeError as error:  # a Redis that does not answer, a database file from a newer version
+        print(f"maxchen: {error}", file=sys.stderr)
+        sys.exit(1)
     try:
         spots = serve.listeners(args, instance)
         config = {

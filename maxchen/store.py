@@ -1,4 +1,4 @@
-"""Where rooms live between actions: in memory (tests) or in SQLite (default).
+"""Where rooms live between actions: in memory (tests), in SQLite (default) or in Redis (opt-in).
 
 A store keeps each room as JSON text, so what is saved is exactly what a
 later load gets back. The interface every store has:
@@ -405,3 +405,173 @@ class SqliteStore:
         """Close the file."""
         with self._lock:
             self._db.close()
+
+
+REDIS_PREFIX = "maxchen:"  # every key starts so: a shared Redis keeps ours apart
+
+
+class RedisStore:
+    """Rooms in Redis (opt-in, `--redis URL`), so that several processes can share them.
+
+    Keys, all under `prefix`: `room:CODE` (the JSON), `room:CODE:tokens` (a set
+    of its token hashes), `tokens` (a hash: token hash -> code), `touched` (a
+    sorted set: code by touched time), `log:CODE` (a list of the room's log
+    entries as JSON, capped with LTRIM), `logged` (codes that have a log),
+    `rolls:seq` (numbers the entries, so `rolls()` merges the logs in order)
+    and `classes` (a hash: code -> JSON).
+
+    Every change of a room is one MULTI/EXEC: Redis runs it whole or not at
+    all, and a connection lost before EXEC discards it. What a change must
+    read first (the old token hashes, the entries to settle or to scrub) is
+    read under WATCH, so a write by another process in between makes the
+    change start again instead of using stale data. A Lua script would save
+    a round trip, but keeps the logic where neither Python's tests nor its
+    readers look; a lock with expiry adds a way to fail (it expires mid-save).
+    """
+
+    def __init__(self, url: str, room_cap=ROOM_LOG_CAP, prefix=REDIS_PREFIX):
+        import redis  # here, so that SQLite users never load it
+
+        self.room_cap = room_cap
+        self._prefix = prefix
+        try:
+            self._redis = redis.Redis.from_url(
+                url, socket_connect_timeout=5, socket_timeout=10, health_check_interval=30
+            )
+            self._redis.ping()
+        except (ValueError, redis.RedisError) as error:
+            raise RuntimeError(f"cannot use Redis at {_without_password(url)}: {error}") from None
+
+    def _key(self, *parts: str) -> str:
+        return self._prefix + ":".join(parts)
+
+    def load(self, code: str) -> dict | None:
+        """The room's data, or None."""
+        text = self._redis.get(self._key("room", code))
+        return None if text is None else json.loads(text)
+
+    def save(self, code: str, data: dict, rolls=(), settle=None) -> None:
+        """Replace the room, its tokens, append its settled rolls and make game `settle`'s public, in one EXEC."""
+        text = json.dumps(data)
+        hashes = _token_hashes(data)
+        now = time.time()
+        room_tokens, log = self._key("room", code, "tokens"), self._key("log", code)
+
+        def change(pipe):
+            old = {h.decode() for h in pipe.smembers(room_tokens)}
+            settled = self._settled(pipe, log, settle) if settle is not None else {}
+            first = pipe.incrby(self._key("rolls", "seq"), len(rolls)) - len(rolls) + 1 if rolls else 0
+            entries = [{**_entry(code, data, roll, now), "seq": first + n} for n, roll in enumerate(rolls)]
+            for entry in entries:  # as in the other stores, a roll logged with its game's end is settled too
+                entry["public"] = entry["public"] or (settle is not None and entry["game"] == settle)
+            pipe.multi()
+            self._queue_save(pipe, code, text, data["touched"], old, hashes, entries, settled)
+
+        self._redis.transaction(change, room_tokens, log)
+
+    def _settled(self, pipe, log: str, game: int) -> dict[int, str]:
+        """Index -> entry made public, for the entries of `game` in the log not public yet."""
+        settled = {}
+        for index, raw in enumerate(pipe.lrange(log, 0, -1)):
+            entry = json.loads(raw)
+            if entry["game"] == game and not entry["public"]:
+                settled[index] = json.dumps({**entry, "public": True})
+        return settled
+
+    def _queue_save(self, pipe, code, text, touched, old, hashes, entries, settled):
+        """The commands of one save, queued inside MULTI."""
+        room_tokens, log = self._key("room", code, "tokens"), self._key("log", code)
+        pipe.set(self._key("room", code), text)
+        pipe.zadd(self._key("touched"), {code: touched})
+        if set(hashes) != old:  # seats changed: index the tokens anew
+            if old - set(hashes):
+                pipe.hdel(self._key("tokens"), *(old - set(hashes)))
+            pipe.delete(room_tokens)
+            if hashes:
+                pipe.hset(self._key("tokens"), mapping=dict.fromkeys(hashes, code))
+                pipe.sadd(room_tokens, *hashes)
+        for index, entry in settled.items():  # before the push: the indexes are the old list's
+            pipe.lset(log, index, entry)
+        if entries:
+            pipe.rpush(log, *(json.dumps(entry) for entry in entries))
+            pipe.ltrim(log, -self.room_cap, -1)  # the oldest go: the room's log stays within its cap
+            pipe.sadd(self._key("logged"), code)
+
+    def delete(self, code: str) -> None:
+        """Forget the room; its rolls stay in the log, without names."""
+        room_tokens, log = self._key("room", code, "tokens"), self._key("log", code)
+
+        def change(pipe):
+            old = [h.decode() for h in pipe.smembers(room_tokens)]
+            scrubbed = [
+                json.dumps({**json.loads(raw), "name": None, "answerer_name": None}) for raw in pipe.lrange(log, 0, -1)
+            ]
+            pipe.multi()
+            pipe.delete(self._key("room", code), room_tokens)
+            pipe.zrem(self._key("touched"), code)
+            if old:
+                pipe.hdel(self._key("tokens"), *old)
+            if scrubbed:
+                pipe.delete(log)
+                pipe.rpush(log, *scrubbed)
+
+        self._redis.transaction(change, room_tokens, log)
+
+    def find_token(self, token_hash: str) -> str | None:
+        """The code of the room where a token's seat is."""
+        code = self._redis.hget(self._key("tokens"), token_hash)
+        return code and code.decode()
+
+    def untouched_since(self, moment: float) -> list[str]:
+        """Codes of rooms last changed before `moment`."""
+        return [code.decode() for code in self._redis.zrangebyscore(self._key("touched"), "-inf", f"({moment}")]
+
+    def rolls(self) -> list[dict]:
+        """The roll log, oldest first: every room's log, merged."""
+        codes = sorted(code.decode() for code in self._redis.smembers(self._key("logged")))
+        with self._redis.pipeline(transaction=True) as pipe:  # one moment's logs, not each its own
+            for code in codes:
+                pipe.lrange(self._key("log", code), 0, -1)
+            logs = pipe.execute()
+        entries = [json.loads(raw) for log in logs for raw in log]
+        entries.sort(key=lambda entry: entry["seq"])
+        return [_without_seq(entry) for entry in entries]
+
+    def room_log(self, code: str) -> list[dict]:
+        """One room's roll log, oldest first (the newest `room_cap` entries)."""
+        return [_without_seq(json.loads(raw)) for raw in self._redis.lrange(self._key("log", code), 0, -1)]
+
+    def load_class(self, code: str) -> dict | None:
+        """The class's data, or None."""
+        text = self._redis.hget(self._key("classes"), code)
+        return None if text is None else json.loads(text)
+
+    def save_class(self, code: str, data: dict) -> None:
+        """Replace the class."""
+        self._redis.hset(self._key("classes"), code, json.dumps(data))
+
+    def delete_class(self, code: str) -> None:
+        """Forget the class (its tables are rooms of their own)."""
+        self._redis.hdel(self._key("classes"), code)
+
+    def classes(self) -> list[str]:
+        """Codes of every class."""
+        return [code.decode() for code in self._redis.hkeys(self._key("classes"))]
+
+    def close(self):
+        """Let go of the connections."""
+        self._redis.close()
+
+
+def _without_seq(entry: dict) -> dict:
+    entry.pop("seq", None)
+    return entry
+
+
+def _without_password(url: str) -> str:
+    """The URL as it may be printed: what is before its @ (a password) becomes ***."""
+    userinfo, at, host = url.rpartition("@")
+    if not at:
+        return url
+    scheme, slashes, user = userinfo.partition("//")
+    return f"{scheme}//{user.split(':')[0]}:***@{host}" if slashes else f"***@{host}"

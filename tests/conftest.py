@@ -212,3 +212,84 @@ def wait_until(check, seconds) -> bool:
             return False
         time.sleep(0.05)
     return True
+
+
+REDIS_SERVER = "redis-server"  # Debian's package of that name; .ci/run installs it
+
+
+class RedisServer:
+    """`redis-server` on a free loopback port with its files in `folder`; persistence off unless asked."""
+
+    def __init__(self, folder, *options, port=None):
+        self.folder, self.options = Path(folder), options
+        self.port = port or free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process = None
+
+    def start(self, timeout=20):
+        """Start it and wait until it answers PING."""
+        import redis
+
+        default = ("--save", "", "--appendonly", "no")
+        command = [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.folder)]
+        self.process = subprocess.Popen(
+            [*command, *default, *self.options], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
+        )
+        client = redis.Redis.from_url(self.url)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"redis-server exited with {self.process.returncode}")
+            try:
+                client.ping()
+                return self
+            except redis.ConnectionError:
+                time.sleep(0.05)
+            finally:
+                client.close()
+        raise TimeoutError("redis-server did not answer PING")
+
+    def shutdown(self):
+        """SHUTDOWN: Redis writes what it keeps, then exits."""
+        import redis
+
+        redis.Redis.from_url(self.url).shutdown()
+        self.process.wait(10)
+
+    def stop(self):
+        """Stop it, whatever it is doing."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def need_redis_server():
+    """Skip without redis-server on a developer's machine; fail under CI=true (as the browser tests do)."""
+    if shutil.which(REDIS_SERVER) is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI needs redis-server (apt-get install redis-server) for the Redis tests", pytrace=False)
+        pytest.skip("redis-server is not installed (apt-get install redis-server)")
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory):
+    """One throwaway redis-server for the session (no persistence)."""
+    need_redis_server()
+    started = RedisServer(tmp_path_factory.mktemp("redis")).start()
+    yield started
+    started.stop()
+
+
+@pytest.fixture
+def redis_url(redis_server):
+    """The URL of an empty Redis: flushed before each test."""
+    import redis
+
+    client = redis.Redis.from_url(redis_server.url)
+    client.flushall()
+    client.close()
+    return redis_server.url

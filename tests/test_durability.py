@@ -194,3 +194,26 @@ def test_ten_clients_hammering_one_room_agree_with_the_file():
             player.disconnect()
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("kind", ["shake", "check"])
+def test_kill_9_and_restart_with_redis_loses_nothing(reference, redis_url, kind):
+    nth = random.Random(f"{SEED}-redis-{kind}").randint(1, 4)
+    server = Server("--redis", redis_url).wait_ready()
+    try:
+        final, checked = play(server, kill_at=(kind, nth))
+        output = server.output()
+        assert not (Path(server.instance) / "maxchen.db").exists()  # the rooms were in Redis, not in SQLite
+    finally:
+        server.stop()
+    assert summary(final) == reference, f"seed {SEED}: kill after {kind} #{nth}"
+    assert "Traceback" not in output
+
+
+@pytest.mark.parametrize("url", ["bogus://x", "redis://:hunter2@127.0.0.1:1/0"])
+def test_a_redis_that_cannot_be_used_stops_the_server_with_one_line(url):
+    server = Server("--redis", url)
+    assert server.process.wait(60) == 1
+    output = server.stop()
+    assert output.startswith("maxchen: cannot use Redis at ") and output.count("\n") == 1
+    assert "Traceback" not in output and "hunter2" not in output

@@ -28,7 +28,11 @@ def test_every_runtime_package_and_what_it_pulls_in_is_pinned():
             if "extra ==" in needed and not needed.endswith('extra == "client"'):
                 continue
             dependency = re.split(r"[\s;<>=!~\[(]", needed, maxsplit=1)[0].lower().replace("_", "-")
-            if "platform_python_implementation" in needed or "python_version <" in needed:
+            if (
+                "platform_python_implementation" in needed
+                or "python_version <" in needed
+                or "python_full_version <" in needed
+            ):
                 continue
             assert dependency in pinned, f"{name} needs {dependency}, which requirements.txt does not pin"
 

@@ -1,4 +1,4 @@
-"""Both stores behave alike; SQLite keeps everything across reopening and migrates old files."""
+"""Every store behaves alike; SQLite and Redis keep everything across reopening; SQLite migrates old files."""
 
 import json
 import sqlite3
@@ -8,14 +8,38 @@ import pytest
 from maxchen import store as stores
 from maxchen.dice import FixedDice
 from maxchen.rooms import Rooms, hash_token
-from maxchen.store import MemoryStore, SqliteStore
+from maxchen.store import MemoryStore, RedisStore, SqliteStore
+
+from .conftest import RedisServer, need_redis_server
+
+KEPT = ("sqlite", "redis")  # the stores a new process opens again with what the last one left
 
 
-@pytest.fixture(params=["memory", "sqlite"])
-def store(request, tmp_path):
-    if request.param == "memory":
-        return MemoryStore()
-    return SqliteStore(tmp_path / "rooms.db")
+@pytest.fixture(params=["memory", *KEPT])
+def make_store(request, tmp_path):
+    """Open a store of the parameter's kind; opened again, a kept one has what the last one saved."""
+    opened = []
+
+    def make(**options):
+        if request.param == "memory":
+            made = MemoryStore(**options)
+        elif request.param == "sqlite":
+            made = SqliteStore(tmp_path / "rooms.db", **options)
+        else:
+            made = RedisStore(request.getfixturevalue("redis_url"), **options)
+        opened.append(made)
+        return made
+
+    make.kind = request.param
+    yield make
+    for made in opened:
+        if hasattr(made, "close"):
+            made.close()
+
+
+@pytest.fixture
+def store(make_store):
+    return make_store()
 
 
 def room_data(code="ABCDE", touched=10.0, tokens=("t1", "t2")):
@@ -123,23 +147,24 @@ def test_a_played_game_reaches_the_roll_log_and_its_unseen_rolls_turn_public_at_
     assert "Annika" not in json.dumps(rolls) and "Benedikt" not in json.dumps(rolls)
 
 
-def test_a_rooms_log_keeps_its_newest_entries_up_to_its_cap(tmp_path):
-    for store in (MemoryStore(room_cap=5), SqliteStore(tmp_path / "capped.db", room_cap=5)):
-        store.save("OTHER", room_data("OTHER", tokens=()), rolls=[{**CHECKED, "round": 0}])
-        for start in (1, 4, 7):
-            store.save("ABCDE", room_data(), rolls=[{**CHECKED, "round": n} for n in range(start, start + 3)])
-        assert [r["round"] for r in store.room_log("ABCDE")] == [5, 6, 7, 8, 9]
-        assert [r["round"] for r in store.room_log("OTHER")] == [0]  # another room's log is its own
-    store.close()
-    again = SqliteStore(tmp_path / "capped.db", room_cap=5)  # a new process counts the log once
-    again.save("ABCDE", room_data(), rolls=[{**CHECKED, "round": 10}])
-    assert [r["round"] for r in again.room_log("ABCDE")] == [6, 7, 8, 9, 10]
+def test_a_rooms_log_keeps_its_newest_entries_up_to_its_cap(make_store):
+    store = make_store(room_cap=5)
+    store.save("OTHER", room_data("OTHER", tokens=()), rolls=[{**CHECKED, "round": 0}])
+    for start in (1, 4, 7):
+        store.save("ABCDE", room_data(), rolls=[{**CHECKED, "round": n} for n in range(start, start + 3)])
+    assert [r["round"] for r in store.room_log("ABCDE")] == [5, 6, 7, 8, 9]
+    assert [r["round"] for r in store.room_log("OTHER")] == [0]  # another room's log is its own
+    if make_store.kind in KEPT:
+        again = make_store(room_cap=5)  # a new process counts the log once
+        again.save("ABCDE", room_data(), rolls=[{**CHECKED, "round": 10}])
+        assert [r["round"] for r in again.room_log("ABCDE")] == [6, 7, 8, 9, 10]
 
 
-def test_a_code_whose_log_is_kept_is_not_given_to_a_new_room(tmp_path, monkeypatch):
+@pytest.mark.parametrize("make_store", KEPT, indirect=True)  # memory drops a deleted room's log
+def test_a_code_whose_log_is_kept_is_not_given_to_a_new_room(make_store, monkeypatch):
     from maxchen import rooms as registry
 
-    store = SqliteStore(tmp_path / "rooms.db")
+    store = make_store()
     store.save("AAAAA", room_data("AAAAA", tokens=()), rolls=[CHECKED])
     store.delete("AAAAA")  # the room is gone, its log is not
     letters = iter("AAAAA" + "BBBBB")
@@ -147,16 +172,16 @@ def test_a_code_whose_log_is_kept_is_not_given_to_a_new_room(tmp_path, monkeypat
     assert Rooms(store=store).create("Ann")["code"] == "BBBBB"
 
 
-def test_sqlite_keeps_everything_across_reopening(tmp_path):
-    path = tmp_path / "rooms.db"
-    first = Rooms(store=SqliteStore(path), dice=FixedDice([(6, 6)]))
+@pytest.mark.parametrize("make_store", KEPT, indirect=True)
+def test_a_kept_store_keeps_everything_across_reopening(make_store):
+    first = Rooms(store=make_store(), dice=FixedDice([(6, 6)]))
     ann = first.create("Ann")
     ben = first.join(ann["code"], "Ben")
     first.act(ann["code"], ann["player"], {"action": "start"})
     before = first.act(ann["code"], ann["player"], {"action": "shake"})
     first.store.close()
     # A new process opens the same file: the same room, seats, tokens and hidden dice.
-    again = Rooms(store=SqliteStore(path))
+    again = Rooms(store=make_store())
     assert again.locate(ben["token"]) == (ann["code"], ben["player"])
     assert again.view(ann["code"], ann["player"]) == before
     assert again.view(ann["code"], ann["player"])["dice"] == [6, 6]
@@ -232,3 +257,90 @@ def test_a_file_from_a_newer_version_is_refused(tmp_path):
     db.close()
     with pytest.raises(RuntimeError, match="schema"):
         SqliteStore(path)
+
+
+def test_a_redis_save_that_fails_leaves_the_old_room_its_tokens_and_its_log(redis_url, monkeypatch):
+    import redis
+
+    store = RedisStore(redis_url)
+    store.save("ABCDE", room_data(), rolls=[CHECKED])
+    queue = store._queue_save
+
+    def broken(pipe, *args):
+        queue(pipe, *args)
+        pipe.execute_command("HSET", "maxchen:broken")  # a command Redis refuses: EXEC runs none of them
+
+    monkeypatch.setattr(store, "_queue_save", broken)
+    with pytest.raises(redis.RedisError):
+        store.save("ABCDE", {**room_data(tokens=("t3",)), "touched": 99.0}, rolls=[DOUBTED], settle=1)
+    assert store.load("ABCDE") == room_data()
+    assert (store.find_token("t1"), store.find_token("t2"), store.find_token("t3")) == ("ABCDE", "ABCDE", None)
+    assert [r["dice"] for r in store.room_log("ABCDE")] == [CHECKED["dice"]]
+    assert store.untouched_since(11.0) == ["ABCDE"]
+
+
+def test_a_redis_save_raced_by_another_process_starts_again_with_what_that_one_wrote(redis_url, monkeypatch):
+    store, other = RedisStore(redis_url), RedisStore(redis_url)
+    store.save("ABCDE", room_data())
+    settled = store._settled
+    raced = []
+
+    def race(pipe, log, game):
+        if not raced:  # between this save's reading and its EXEC, another process seats t3
+            raced.append(other.save("ABCDE", room_data(tokens=("t1", "t2", "t3"))))
+        return settled(pipe, log, game)
+
+    monkeypatch.setattr(store, "_settled", race)
+    store.save("ABCDE", room_data(tokens=("t1",)), settle=1)
+    assert raced
+    # The save read the tokens again: t3's index entry went with the seats it replaced, none is left stale.
+    assert (store.find_token("t1"), store.find_token("t2"), store.find_token("t3")) == ("ABCDE", None, None)
+
+
+def test_a_bad_redis_url_or_a_redis_that_does_not_answer_is_one_clear_error():
+    with pytest.raises(RuntimeError, match="cannot use Redis at bogus://x: Redis URL must"):
+        RedisStore("bogus://x")
+    with pytest.raises(RuntimeError, match=r"cannot use Redis at redis://:\*\*\*@127.0.0.1:1/0") as caught:
+        RedisStore("redis://:hunter2@127.0.0.1:1/0")
+    assert "hunter2" not in str(caught.value)
+
+
+@pytest.mark.parametrize("stop", ["shutdown", "kill -9"])
+def test_redis_with_aof_keeps_rooms_tokens_log_and_classes_across_a_restart(tmp_path, stop):
+    need_redis_server()
+    aof = ("--appendonly", "yes", "--appendfsync", "always")  # always: even kill -9 loses no acknowledged save
+    server = RedisServer(tmp_path, *aof).start()
+    try:
+        store = RedisStore(server.url)
+        store.save("ABCDE", room_data(), rolls=[CHECKED, {**VOID, "game": 1}])
+        store.save("ABCDE", room_data(tokens=("t1",)), settle=1)
+        store.save("GONE1", room_data("GONE1", tokens=("g",)), rolls=[DOUBTED])
+        store.delete("GONE1")
+        store.save_class("CLASS", {"code": "CLASS", "tables": ["ABCDE"]})
+        before = store.rolls()
+        store.close()
+        if stop == "shutdown":
+            server.shutdown()
+        else:
+            server.process.kill()
+            server.process.wait()
+        server = RedisServer(tmp_path, *aof, port=server.port).start()
+        again = RedisStore(server.url)
+        assert again.load("ABCDE") == room_data(tokens=("t1",))
+        assert (again.find_token("t1"), again.find_token("t2"), again.find_token("g")) == ("ABCDE", None, None)
+        assert again.load("GONE1") is None and again.untouched_since(11.0) == ["ABCDE"]
+        assert again.rolls() == before and [r["public"] for r in again.room_log("ABCDE")] == [True, True]
+        assert again.load_class("CLASS") == {"code": "CLASS", "tables": ["ABCDE"]} and again.classes() == ["CLASS"]
+        again.close()
+    finally:
+        server.stop()
+
+
+def test_redis_keys_carry_the_prefix_so_a_shared_redis_is_safe(redis_url):
+    import redis
+
+    store = RedisStore(redis_url)
+    store.save("ABCDE", room_data(), rolls=[CHECKED])
+    store.save_class("CLASS", {"code": "CLASS"})
+    keys = [key.decode() for key in redis.Redis.from_url(redis_url).keys("*")]
+    assert keys and all(key.startswith("maxchen:") for key in keys)
