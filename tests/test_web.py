@@ -567,9 +567,8 @@ def test_the_teaching_hint_gives_the_odds_beside_the_announcement(app, dice):
     act(ann, code, action="shake", version=version(ann, code))
     act(ann, code, action="announce", value="65", version=version(ann, code))
     # 65 or more: 65 and the six doubles and Mäxchen, 10/36; beaten by 8/36.
-    assert "A fresh roll reaches this 28 % of the time and beats it 22 % of the time." in ben.get(f"/r/{code}").get_data(
-        as_text=True
-    )
+    page = ben.get(f"/r/{code}").get_data(as_text=True)
+    assert "A fresh roll reaches this 28 % of the time and beats it 22 % of the time." in page
 
 
 # --- the statistics page and its CSV ---
