@@ -85,8 +85,14 @@ def create_app(test_config=None) -> Flask:
     assets.init_app(app)
     app.extensions["maxchen.throttle"] = throttle.Throttle(app)  # after the views it limits
     # Same-origin check stays on: cors_allowed_origins is left at its default.
+    # With Redis (opt-in) Socket.IO's messages travel through its queue, so several processes reach
+    # each other's sockets; python-socketio >= 5.14 sends them as JSON (not pickle: CVE-2025-61765).
+    queue = (
+        {"message_queue": app.config["MESSAGE_QUEUE"], "channel": "maxchen"} if app.config.get("MESSAGE_QUEUE") else {}
+    )
     socketio.init_app(
         app,
+        **queue,
         async_mode=app.config["ASYNC_MODE"],
         max_http_buffer_size=MAX_MESSAGE,
         json=fastjson,
@@ -171,6 +177,7 @@ def main(argv=None):
         config = {
             "ASYNC_MODE": args.async_mode,
             "ROOMS": Rooms(store=store),
+            "MESSAGE_QUEUE": args.redis,
             "SECRET_KEY": serve.secret_key(instance),
             "MAXCHEN_HOSTS": serve.trusted_hosts(spots, args.public_host),
         }

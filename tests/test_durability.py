@@ -217,3 +217,28 @@ def test_a_redis_that_cannot_be_used_stops_the_server_with_one_line(url):
     output = server.stop()
     assert output.startswith("maxchen: cannot use Redis at ") and output.count("\n") == 1
     assert "Traceback" not in output and "hunter2" not in output
+
+
+def test_with_redis_every_push_travels_through_its_message_queue(redis_url):
+    """Several processes reach each other's sockets through Redis: a push goes out on its channel."""
+    import redis
+
+    server = Server("--redis", redis_url).wait_ready()
+    listener = redis.Redis.from_url(redis_url).pubsub()
+    try:
+        listener.subscribe("maxchen")
+        ann = create_room(server.url, "Ann")
+        ben = join_room(server.url, ann["code"], "Ben")
+        with Player(server.url, ann["token"]) as host, Player(server.url, ben["token"]) as guest:
+            host.act("start")
+            guest.wait_for(lambda view: view["phase"] == "playing")  # Ben's view came through the queue
+        published = []
+        deadline = time.monotonic() + 10
+        while not published and time.monotonic() < deadline:
+            message = listener.get_message(timeout=1)
+            if message and message["type"] == "message":
+                published.append(json.loads(message["data"]))  # JSON, not pickle (CVE-2025-61765)
+        assert published and published[0]["method"] == "emit"
+    finally:
+        listener.close()
+        server.stop()
