@@ -98,6 +98,7 @@ REASONS = {
     "nothing_to_start": "not_allowed",
     "tables_full": "room_full",
     "class_table": "not_allowed",
+    "room_busy": "stale",
     "class_closed": "not_allowed",
     "closed_flag": "bad_request",
     "class_decides": "not_allowed",

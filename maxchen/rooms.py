@@ -59,7 +59,7 @@ class Rooms:
             if lock is None:
                 self._data(code)  # no lock for a code nobody created: guessing costs no memory
                 lock = self._locks.setdefault(code, threading.Lock())
-        with lock:
+        with lock, self.store.lock(code):  # this process's threads, then the other processes (Redis)
             yield self._room(code)
 
     def _room(self, code: str) -> Room:
@@ -300,7 +300,7 @@ class Rooms:
         for code in self.store.untouched_since(cutoff):
             with self._guard:
                 lock = self._locks.setdefault(code, threading.Lock())
-            with lock:
+            with lock, self.store.lock(code):
                 data = self.store.load(code)
                 if data is None or data["touched"] >= cutoff or self.presence.sockets(code):
                     continue

@@ -21,6 +21,7 @@ Classes (a teacher's tables, see `maxchen.classroom`) are kept beside the
 rooms, the same way: load_class, save_class, delete_class, classes().
 """
 
+import contextlib
 import sqlite3
 import threading
 import time
@@ -28,6 +29,7 @@ from collections import deque
 from pathlib import Path
 
 from . import fastjson as json
+from .errors import IllegalMove
 
 LOG_FIELDS = (
     "room",
@@ -114,6 +116,10 @@ class MemoryStore:
             self._touched.pop(code, None)
             for entry in self._logs.pop(code, ()):
                 entry["name"] = entry["answerer_name"] = None
+
+    def lock(self, code: str):
+        """The room's lock across processes: none needed, one process owns these rooms (`Rooms` locks them)."""
+        return contextlib.nullcontext()
 
     def find_token(self, token_hash: str) -> str | None:
         """The code of the room where a token's seat is."""
@@ -358,6 +364,10 @@ class SqliteStore:
         )
         self._cache.pop(code, None)
 
+    def lock(self, code: str):
+        """The room's lock across processes: none needed, one process owns these rooms (`Rooms` locks them)."""
+        return contextlib.nullcontext()
+
     def find_token(self, token_hash: str) -> str | None:
         """The code of the room where a token's seat is."""
         with self._lock:
@@ -410,6 +420,27 @@ class SqliteStore:
 REDIS_PREFIX = "maxchen:"  # every key starts so: a shared Redis keeps ours apart
 
 
+LOCK_SECONDS = 10  # a change of a room takes milliseconds; a lock older than this was held by a dead process
+LOCK_WAIT = 10
+
+
+class _RedisLock:
+    """A redis-py lock as a context manager that refuses (IllegalMove `room_busy`) instead of raising LockError."""
+
+    def __init__(self, lock, lost):
+        self._lock = lock
+        self._lost = lost  # redis' LockError: the lock expired before its release
+
+    def __enter__(self):
+        if not self._lock.acquire():
+            raise IllegalMove("room_busy")
+        return self
+
+    def __exit__(self, *_):
+        with contextlib.suppress(self._lost):  # expired meanwhile: another may hold it now, and that is theirs
+            self._lock.release()
+
+
 class RedisStore:
     """Rooms in Redis (opt-in, `--redis URL`), so that several processes can share them.
 
@@ -439,11 +470,18 @@ class RedisStore:
                 url, socket_connect_timeout=5, socket_timeout=10, health_check_interval=30
             )
             self._redis.ping()
+            self._lock_lost = redis.exceptions.LockError
         except (ValueError, redis.RedisError) as error:
             raise RuntimeError(f"cannot use Redis at {_without_password(url)}: {error}") from None
 
     def _key(self, *parts: str) -> str:
         return self._prefix + ":".join(parts)
+
+    def lock(self, code: str):
+        """The room's lock across processes: a Redis lock that expires (a process that dies holding it
+        frees it after `LOCK_SECONDS`); waiting longer than `LOCK_WAIT` is refused as `room_busy`."""
+        lock = self._redis.lock(self._key("lock", code), timeout=LOCK_SECONDS, blocking_timeout=LOCK_WAIT)
+        return _RedisLock(lock, self._lock_lost)
 
     def load(self, code: str) -> dict | None:
         """The room's data, or None."""

@@ -242,3 +242,57 @@ def test_with_redis_every_push_travels_through_its_message_queue(redis_url):
     finally:
         listener.close()
         server.stop()
+
+
+def test_two_processes_on_one_redis_count_simultaneous_checks_once(redis_url):
+    """The same check sent to two server processes at once: one counts, the other is refused."""
+    import requests
+
+    one, two = Server("--redis", redis_url), Server("--redis", redis_url)
+    one.wait_ready(), two.wait_ready()
+    try:
+        ann = create_room(one.url, "Ann")
+        code = ann["code"]
+        ben = join_room(two.url, code, "Ben")  # a seat made by the other process
+        seats = {"Ann": ann, "Ben": ben}
+
+        def act(server, who, **body):
+            headers = {"Authorization": f"Bearer {seats[who]['token']}"}
+            return requests.post(f"{server.url}/api/rooms/{code}/actions", json=body, headers=headers, timeout=10)
+
+        assert act(one, "Ann", action="start").status_code == 200
+        counted = 0
+        for _ in range(12):
+            view = requests.get(f"{two.url}/api/rooms/{code}", headers={"Authorization": f"Bearer {ann['token']}"})
+            view = view.json()
+            if view["phase"] != "playing":
+                break
+            turn = view["turn"]
+            who = next(name for name, seat in seats.items() if seat["player"] == turn["player"])
+            if turn["step"] == "shake":
+                assert act(one, who, action="shake").status_code == 200
+                continue
+            if turn["step"] == "announce":
+                mine = {"Authorization": f"Bearer {seats[who]['token']}"}
+                choices = requests.get(f"{one.url}/api/rooms/{code}", headers=mine, timeout=10).json()["choices"]
+                assert act(two, who, action="announce", value=choices[0]).status_code == 200
+                continue
+            # The decider's check goes to both processes at the same moment.
+            start, answers = threading.Barrier(2), []
+
+            def check(server, who=who, version=view["version"], start=start, answers=answers):
+                start.wait()
+                answers.append(act(server, who, action="check", version=version).status_code)
+
+            threads = [threading.Thread(target=check, args=(server,)) for server in (one, two)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            assert sorted(answers) == [200, 409], answers  # one counts, the other is told the table moved on
+            counted += 1
+        final = requests.get(f"{one.url}/api/rooms/{code}", headers={"Authorization": f"Bearer {ann['token']}"})
+        assert counted >= 2 and final.json()["round"] == counted + 1  # each check ended one round, once
+    finally:
+        one.stop()
+        two.stop()
