@@ -59,6 +59,20 @@ def test_every_first_screen_and_each_rule_sets_turn_looks_right(browser, look_se
     _check(page, f"{tag}-home")
     page.goto(base + "/r/ZZZZZ")
     _check(page, f"{tag}-missing")
+    # A class at this size too: the teacher's desk, its name form, a student's wait for a table.
+    teacher = context.browser.new_page(viewport={"width": width, "height": height}, locale=LANGUAGES[lang])
+    teacher.goto(base + "/")
+    teacher.click("form[action='/classes'] button[type=submit]")
+    teacher.wait_for_load_state("load")  # its styles and scripts too
+    klass = teacher.inner_text(".big-code").strip()
+    _check(teacher, f"{tag}-desk")
+    page.goto(f"{base}/c/{klass}")
+    _check(page, f"{tag}-class-join")
+    page.fill("main input[name=name]", "Zoe")
+    page.click("main form button[type=submit]")
+    page.wait_for_selector(".waiting-card")
+    _check(page, f"{tag}-class-wait")
+    teacher.close()
     for turn, (rules, players) in enumerate((("maexchen", 2), ("poschen", 2), ("luegen", 3))):
         code = _create_room(page, base, rules)
         if rules == "maexchen":
