@@ -14,7 +14,18 @@ from .errors import IllegalMove
 from .live import wrap_class_parts
 from .rulesets import DEFAULT, RULESETS
 from .table import shown_name
-from .web import WHOLE, _form_options, _message, _option_fields, _qr, _remember, browser_classes, log_csv, refusal
+from .web import (
+    WHOLE,
+    _form_options,
+    _message,
+    _option_fields,
+    _qr,
+    _remember,
+    browser_classes,
+    keep_held,
+    log_csv,
+    refusal,
+)
 
 bp = Blueprint("classes", __name__)
 
@@ -29,7 +40,7 @@ def classrooms():
 def _keep_class(code: str, token: str) -> None:
     held = {old: t for old, t in browser_classes().items() if old != code}
     held[code] = token
-    session["classes"] = [[c, t] for c, t in list(held.items())[-CLASSES_KEPT:]]
+    keep_held("classes", held, CLASSES_KEPT)
     session.permanent = True
 
 

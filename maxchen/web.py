@@ -99,30 +99,37 @@ def _same_origin_posts():
     return None
 
 
-def browser_seats() -> dict[str, str]:
-    """This browser's seats, {room code: token}, oldest first.
+def _held(key: str) -> dict[str, str]:
+    """The {code: token} pairs the session cookie keeps under `key`, oldest first.
 
     Kept as [code, token] pairs: the cookie's JSON sorts a dict's keys and
-    would lose which seats are the newest.
+    would lose which are the newest.
     """
-    seats = session.get("seats")
-    if isinstance(seats, dict):  # cookies written before the pairs
-        return dict(seats)
-    if isinstance(seats, list):
-        return {pair[0]: pair[1] for pair in seats if isinstance(pair, list) and len(pair) == 2}
+    pairs = session.get(key)
+    if isinstance(pairs, dict):  # cookies written before the pairs
+        return dict(pairs)
+    if isinstance(pairs, list):
+        return {pair[0]: pair[1] for pair in pairs if isinstance(pair, list) and len(pair) == 2}
     return {}
+
+
+def keep_held(key: str, held: dict[str, str], kept: int) -> None:
+    """Keep the newest `kept` pairs of `held` in the session cookie under `key`."""
+    session[key] = [[code, token] for code, token in list(held.items())[-kept:]]
+
+
+def browser_seats() -> dict[str, str]:
+    """This browser's seats, {room code: token}, oldest first."""
+    return _held("seats")
 
 
 def browser_classes() -> dict[str, str]:
     """This browser's classes, {class code: token} (the teacher's or a student's), oldest first."""
-    pairs = session.get("classes")
-    if not isinstance(pairs, list):
-        return {}
-    return {pair[0]: pair[1] for pair in pairs if isinstance(pair, list) and len(pair) == 2}
+    return _held("classes")
 
 
 def _keep(seats: dict[str, str]):
-    session["seats"] = [[code, token] for code, token in list(seats.items())[-SEATS_KEPT:]]
+    keep_held("seats", seats, SEATS_KEPT)
 
 
 def _remember(code: str, token: str, name: str):
