@@ -36,6 +36,7 @@ if __name__ == "__main__":
         monkey.patch_all()
 
 import argparse  # noqa: E402
+import logging  # noqa: E402
 import os  # noqa: E402
 import secrets  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -44,9 +45,11 @@ from flask import Flask  # noqa: E402
 from flask_babel import Babel  # noqa: E402
 from flask_socketio import SocketIO  # noqa: E402
 
-from maxchen import api, assets, classes, events, fastjson, security, serve, throttle, web  # noqa: E402
+from maxchen import api, assets, classes, events, fastjson, presence, security, serve, throttle, web  # noqa: E402
 from maxchen.botplay import BotPlay  # noqa: E402
+from maxchen.bus import RedisBus  # noqa: E402
 from maxchen.classroom import Classrooms  # noqa: E402
+from maxchen.presence import RedisPresence  # noqa: E402
 from maxchen.rooms import Rooms  # noqa: E402
 from maxchen.store import MemoryStore, RedisStore, SqliteStore  # noqa: E402
 from maxchen.table import skeleton  # noqa: E402
@@ -87,8 +90,13 @@ def create_app(test_config=None) -> Flask:
     # Same-origin check stays on: cors_allowed_origins is left at its default.
     # With Redis (opt-in) Socket.IO's messages travel through its queue, so several processes reach
     # each other's sockets; python-socketio >= 5.14 sends them as JSON (not pickle: CVE-2025-61765).
+    # Scaled out, clients use WebSocket only: a connection stays with one process from start to end,
+    # so the proxy needs no sticky sessions (long-polling's requests could land on another process).
+    app.config["WEBSOCKET_ONLY"] = bool(app.config.get("MESSAGE_QUEUE"))
     queue = (
-        {"message_queue": app.config["MESSAGE_QUEUE"], "channel": "maxchen"} if app.config.get("MESSAGE_QUEUE") else {}
+        {"message_queue": app.config["MESSAGE_QUEUE"], "channel": "maxchen", "transports": ["websocket"]}
+        if app.config["WEBSOCKET_ONLY"]
+        else {}
     )
     socketio.init_app(
         app,
@@ -117,10 +125,22 @@ def _seconds_range(text: str) -> tuple[float, float]:
 
 
 def _sweeper(app):
+    rooms = app.extensions["maxchen.rooms"]
     while True:
         socketio.sleep(SWEEP_EVERY)
-        app.extensions["maxchen.rooms"].sweep()
-        app.extensions["maxchen.classes"].sweep()
+        if rooms.store.claim("sweep", SWEEP_EVERY * 0.9):  # once across processes
+            rooms.sweep()
+            app.extensions["maxchen.classes"].sweep()
+
+
+def _heartbeat(rooms):
+    """Several processes on Redis: say this one lives, take a gone one's sockets out."""
+    while True:
+        socketio.sleep(presence.HEARTBEAT)
+        try:
+            rooms.heartbeat()
+        except Exception:  # Redis away for a moment: the next beat tries again
+            logging.getLogger(__name__).exception("presence heartbeat failed")
 
 
 def _store(redis_url, database):
@@ -176,7 +196,8 @@ def main(argv=None):
         spots = serve.listeners(args, instance)
         config = {
             "ASYNC_MODE": args.async_mode,
-            "ROOMS": Rooms(store=store),
+            "ROOMS": Rooms(store=store, presence=RedisPresence(store.client, store.prefix) if args.redis else None),
+            "BUS": RedisBus(store.client, store.prefix, socketio.sleep) if args.redis else None,
             "MESSAGE_QUEUE": args.redis,
             "SECRET_KEY": serve.secret_key(instance),
             "MAXCHEN_HOSTS": serve.trusted_hosts(spots, args.public_host),
@@ -187,6 +208,9 @@ def main(argv=None):
         print(f"maxchen: cannot listen on port {args.port}: {error.strerror or error}", file=sys.stderr)
         sys.exit(1)
     socketio.start_background_task(_sweeper, app)
+    if args.redis:  # several processes: presence's heartbeat, and the class boards hear the others' changes
+        socketio.start_background_task(_heartbeat, app.extensions["maxchen.rooms"])
+        socketio.start_background_task(config["BUS"].listen, app.extensions["maxchen.class_live"].heard)
     socketio.start_background_task(app.extensions["maxchen.rooms"].wake)  # bots in games a restart interrupted
     socketio.start_background_task(app.extensions["maxchen.throttle"].sweep_forever, socketio.sleep)
     skeleton("")  # loads the look-alike table now, not at the first join (0.3 s)

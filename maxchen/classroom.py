@@ -16,6 +16,7 @@ from contextlib import contextmanager
 
 from . import stats
 from .errors import IllegalMove
+from .rooms import CLAIM_SECONDS
 from .rulesets import DEFAULT, RULESETS
 from .table import CODE_ALPHABET, ROOM_TTL, clean_name, hash_token, looks_like, ruleset_name
 
@@ -65,7 +66,7 @@ class Classrooms:
             if self.store.load_class(code) is None:
                 raise IllegalMove("class_not_found")
             lock = self._locks.setdefault(code, threading.Lock())
-        with lock:
+        with lock, self.store.lock("class:" + code):  # this process's threads, then the others (Redis)
             data = self.store.load_class(code)
             if data is None:
                 raise IllegalMove("class_not_found")
@@ -106,7 +107,7 @@ class Classrooms:
         with self._guard:
             while True:
                 code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CLASS_CODE_LENGTH))
-                if self.store.load_class(code) is None:
+                if self.store.load_class(code) is None and self.store.claim("class:" + code, CLAIM_SECONDS):
                     break
             data["code"] = code
             self._locks[code] = threading.Lock()

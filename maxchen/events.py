@@ -54,12 +54,14 @@ def _named(data) -> bool:
 def init_app(app, socketio, rooms, select_locale, languages) -> ClassLive:
     """Register the handlers and hand `rooms` the live pushes; the class boards' pusher is returned."""
 
-    def emit(event, data, to, skip=None):
-        socketio.emit(event, data, to=to, skip_sid=skip)
+    def emit(event, data, to, skip=None, local=False):
+        """To a socket or a channel in any process (through the message queue), or only this one's (`local`)."""
+        socketio.emit(event, data, to=to, skip_sid=skip, ignore_queue=local)
 
     live = Live(app, emit, rooms.presence)
     classes = app.extensions["maxchen.classes"]
-    class_live = ClassLive(app, emit, classes, socketio.start_background_task, socketio.sleep)
+    bus = app.config.get("BUS")
+    class_live = ClassLive(app, emit, classes, socketio.start_background_task, socketio.sleep, bus)
     app.extensions["maxchen.class_live"] = class_live
     throttle = app.extensions["maxchen.throttle"]
     rooms.push = live.push
@@ -68,14 +70,12 @@ def init_app(app, socketio, rooms, select_locale, languages) -> ClassLive:
     def close(socket):
         """A newer socket of the same seat took this one's place."""
         socketio.emit("replaced", {"room": socket.code}, to=socket.sid)
-        live.forget(socket.sid)
         socketio.server.disconnect(socket.sid)
 
     rooms.close = close
 
     def release(socket):
         """Its seat is gone (left or removed): no more pushes of the room, not even the public ones."""
-        live.forget(socket.sid)
         if socket.kind == "html":
             socketio.server.leave_room(socket.sid, channel(socket.code, socket.lang))
         socketio.start_background_task(_let_go, socket.sid)
@@ -225,7 +225,6 @@ def init_app(app, socketio, rooms, select_locale, languages) -> ClassLive:
         """The player's seat stays; `connected` turns false for the others."""
         if _established():
             return  # a client event named "disconnect": the socket is still open
-        live.forget(request.sid)
         class_live.forget(request.sid)
         rooms.disconnect(request.sid)
 

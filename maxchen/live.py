@@ -20,7 +20,9 @@ from markupsafe import Markup
 
 from . import fastjson as json
 from . import rules, stats
+from .bus import LocalBus
 from .errors import IllegalMove
+from .presence import held_key
 from .rulesets import DEFAULT, N_, REGISTRY, RULESETS, SHARED_PHONE, TITLES
 
 PUBLIC_AREAS = ("players", "table")
@@ -163,14 +165,18 @@ def page_parts(room, player: str | None, connected: dict, seq: int, lang: str | 
     return parts
 
 
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
 def _board_key(room) -> str:
     """What the board's statistics show, as a key: never the unseen rolls."""
-    return json.dumps(stats.shown(room.counts))
+    return _digest(json.dumps(stats.shown(room.counts)))
 
 
 def stats_key(room) -> str:
     """A short key of what the statistics show: the statistics page asks whether it moved."""
-    return hashlib.sha256(_board_key(room).encode()).hexdigest()[:16]
+    return _board_key(room)
 
 
 def render_stats(room, lang: str | None = None, full: bool = False) -> Markup:
@@ -227,24 +233,22 @@ def _area_keys(public: dict) -> dict[str, str]:
     players = [public["players"], public["phase"], public["host"], "shared" in public]
     table = {key: value for key, value in public.items() if key not in ("version", "you", "players")}
     table["names"] = [(p["id"], p["name"]) for p in public["players"]]
-    return {"players": json.dumps(players), "table": json.dumps(table)}
+    return {"players": _digest(json.dumps(players)), "table": _digest(json.dumps(table))}
 
 
 class Live:
     """Pushes a room's changes to its open sockets (called under the room's lock).
 
     `emit(event, data, to, skip=None)` is the transport's; `presence` says who listens
-    and in which language. It remembers what it last sent, so an unchanged
-    public area goes nowhere and an unchanged private part is not rendered.
+    (in any process), in which language, and what each page was last sent
+    (`held`), so an unchanged public area goes nowhere and an unchanged private
+    part is not rendered, whichever process pushed the last one.
     """
 
     def __init__(self, app, emit, presence):
         self.app = app
         self.emit = emit
         self.presence = presence
-        self._lock = threading.Lock()
-        self._public: dict[str, dict[str, str]] = {}  # code -> area -> key of what it shows
-        self._private: dict[str, str] = {}  # sid -> key of the private part it holds
 
     def push(self, room, gone=(), areas=None, welcomed=None) -> None:
         """Send what changed to every socket of the room; `removed` to the gone."""
@@ -254,28 +258,26 @@ class Live:
     def _push(self, room, gone, areas, welcomed):
         code = room.code
         sockets = self.presence.sockets(code)
+        if not sockets:
+            return
         connected = self.presence.connected(code)
         seq = self.presence.seq(code)
+        held, sent = self.presence.held(code), {}
         pages = [s for s in sockets if s.kind == "html"]
         players = room.players_view(connected)
         if pages:
             public = room.public_view(connected, players)
             keys = _area_keys(public)
-            with self._lock:
-                held = self._public.setdefault(code, {})
-                changed = tuple(area for area in areas if held.get(area) != keys[area])
-                held.update({area: keys[area] for area in changed})
+            changed = tuple(area for area in areas if held.get(area) != keys[area])
+            sent.update({area: keys[area] for area in changed})
             for lang in sorted({s.lang for s in pages}) if changed else ():
                 fresh = render_public(public, lang, changed)
                 html = "".join(_wrap(area, fresh[area], room.version, seq) for area in changed)
                 self.emit("parts", {"html": html}, channel(code, lang), welcomed)
         boards = [s for s in pages if s.player is None]
-        if boards:
-            key = _board_key(room)
-            with self._lock:
-                fresh = self._public.setdefault(code, {}).get(BOARD_AREA) != key
-                self._public[code][BOARD_AREA] = key
-            for lang in sorted({s.lang for s in boards}) if fresh else ():
+        if boards and held.get(BOARD_AREA) != (key := _board_key(room)):
+            sent[BOARD_AREA] = key
+            for lang in sorted({s.lang for s in boards}):
                 html = render_board(room, lang)
                 for socket in boards:
                     if socket.lang == lang:
@@ -292,15 +294,14 @@ class Live:
                     views[player] = room.view_for(player, connected, players)
                 self.emit("view", views[player], socket.sid)
             else:
-                key = json.dumps([room.private_since(player), socket.lang])
-                if self._private.get(socket.sid) == key:
+                key = _private_key(room, socket)
+                if held.get(held_key(socket.sid)) == key:
                     continue
                 if (player, socket.lang) not in rendered:
                     rendered[player, socket.lang] = render_private(room, player, socket.lang)
-                self._private[socket.sid] = key
+                sent[held_key(socket.sid)] = key
                 self.emit("parts", {"html": rendered[player, socket.lang]}, socket.sid)
-        if not sockets:
-            self.forget_room(code)
+        self.presence.hold(code, sent)
 
     def welcome(self, socket, room) -> None:
         """A new socket gets the whole room at once: every part, or its JSON view."""
@@ -311,20 +312,15 @@ class Live:
             connected = self.presence.connected(room.code)
             parts = page_parts(room, socket.player, connected, self.presence.seq(room.code), socket.lang)
         if socket.player is not None:
-            self._private[socket.sid] = json.dumps([room.private_since(socket.player), socket.lang])
-        else:
-            with self._lock:  # the board holds the statistics as they are now
-                self._public.setdefault(room.code, {})[BOARD_AREA] = _board_key(room)
+            self.presence.hold(room.code, {held_key(socket.sid): _private_key(room, socket)})
+        else:  # the board holds the statistics as they are now
+            self.presence.hold(room.code, {BOARD_AREA: _board_key(room)})
         self.emit("parts", {"html": "".join(parts.values()), "reset": True}, socket.sid)
 
-    def forget(self, sid: str) -> None:
-        """A socket closed."""
-        self._private.pop(sid, None)
 
-    def forget_room(self, code: str) -> None:
-        """Nobody listens to the room any more."""
-        with self._lock:
-            self._public.pop(code, None)
+def _private_key(room, socket) -> str:
+    """What a page's private part shows: the version it was made at, in its language."""
+    return json.dumps([room.private_since(socket.player), socket.lang])
 
 
 class ClassLive:
@@ -335,17 +331,21 @@ class ClassLive:
     leaves it `SHARE` of the time it takes to draw (a class of many tables
     waits longer), only in the languages of the boards watching it. The page
     of a board (`parts`) takes what was drawn last when nothing changed since.
+
+    Several processes: each draws for its own boards and desks (`local`
+    emits), and hears of the others' changes on the `bus`.
     """
 
     DELAY = 0.3
     SHARE = 0.2
 
-    def __init__(self, app, emit, classrooms, spawn, sleep):
+    def __init__(self, app, emit, classrooms, spawn, sleep, bus=None):
         self.app = app
         self.emit = emit
         self.classrooms = classrooms
         self.spawn = spawn
         self.sleep = sleep
+        self.bus = bus if bus is not None else LocalBus()
         self._lock = threading.Lock()
         self._sockets: dict[str, dict[str, str | None]] = {}  # class code -> sid -> a board's language
         self._strangers: dict[str, set[str]] = {}  # class code -> sids of pages not the class's own
@@ -411,13 +411,20 @@ class ClassLive:
 
     def class_changed(self, code: str, seated: list[str]) -> None:
         """The class changed (joins, seats, moves): its pages hear it, its boards are drawn again."""
-        self.emit("class", {"seated": seated}, self.channel(code))
-        self._schedule(code)
+        self.emit("class", {"seated": seated}, self.channel(code))  # every process's pages, through the queue
+        self.heard({"class": code})
+        self.bus.publish({"class": code})
 
     def table_changed(self, room) -> None:
         """A table of a class changed (called under its lock: only plans the drawing)."""
         if room.classroom is not None:
-            self._schedule(room.classroom)
+            self.heard({"class": room.classroom})
+            self.bus.publish({"class": room.classroom})
+
+    def heard(self, message: dict) -> None:
+        """A class changed (in this process or another): its boards here are drawn again."""
+        if isinstance(message.get("class"), str):
+            self._schedule(message["class"])
 
     def parts(self, overview: dict, lang: str) -> dict[str, str]:
         """The class board's areas for a page: the last drawing when nothing changed since, else drawn now."""
@@ -446,7 +453,7 @@ class ClassLive:
             desks = bool(self._desks.get(code))
             seen = self._changes.get(code, 0)  # a change while this drawing is made: it is not the newest
         if desks:  # the desk asks for its roster again (where who sits, which table plays)
-            self.emit("tables", {}, self.desk(code))
+            self.emit("tables", {}, self.desk(code), local=True)
         try:
             overview = self.classrooms.overview(code)
         except IllegalMove:
@@ -460,5 +467,5 @@ class ClassLive:
                     self._drawn[code, lang] = seen
                 changed = {area: html for area, html in parts.items() if sent.get(area) != html}
                 if changed:  # only what moved: the statistics change far less often than the tables
-                    self.emit("parts", {"html": wrap_class_parts(changed)}, self.channel(code, lang))
+                    self.emit("parts", {"html": wrap_class_parts(changed)}, self.channel(code, lang), local=True)
         self._cost[code] = time.perf_counter() - started

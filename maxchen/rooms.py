@@ -22,6 +22,8 @@ from .table import CODE_ALPHABET, CODE_LENGTH, MAX_SEATS, ROOM_TTL, Room, hash_t
 
 log = logging.getLogger(__name__)
 
+CLAIM_SECONDS = 60  # a new code is kept from other processes this long, until its room is saved
+
 __all__ = ["CODE_ALPHABET", "Rooms", "clean_name", "hash_token", "normalize_code"]
 from .table import clean_name  # noqa: E402 - for the transports and tests
 
@@ -121,7 +123,8 @@ class Rooms:
             while True:
                 room.code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
                 # A code whose log is kept (of a room that is gone) stays unused: its log is not the new room's.
-                if self.store.load(room.code) is None and not self.store.room_log(room.code):
+                free = self.store.load(room.code) is None and not self.store.room_log(room.code)
+                if free and self.store.claim("room:" + room.code, CLAIM_SECONDS):  # once across processes
                     break
             self._locks[room.code] = threading.Lock()
             room.mark_private()
@@ -291,6 +294,12 @@ class Rooms:
             if activity == "peeking" and view["dice"] is None:
                 raise IllegalMove("empty_cup")
             if self.presence.set_activity(room.code, player, activity):
+                self._notify(room, areas=("players",))
+
+    def heartbeat(self) -> None:
+        """Presence's beat (several processes): rooms whose sockets a gone process took along hear it."""
+        for code in self.presence.beat():
+            with contextlib.suppress(IllegalMove), self._locked(code) as room:
                 self._notify(room, areas=("players",))
 
     def sweep(self) -> list[str]:

@@ -121,6 +121,10 @@ class MemoryStore:
         """The room's lock across processes: none needed, one process owns these rooms (`Rooms` locks them)."""
         return contextlib.nullcontext()
 
+    def claim(self, name: str, seconds: float) -> bool:
+        """Take `name` (a new code, the sweep's turn) for `seconds` across processes: one process, always True."""
+        return True
+
     def find_token(self, token_hash: str) -> str | None:
         """The code of the room where a token's seat is."""
         return self._tokens.get(token_hash)
@@ -368,6 +372,10 @@ class SqliteStore:
         """The room's lock across processes: none needed, one process owns these rooms (`Rooms` locks them)."""
         return contextlib.nullcontext()
 
+    def claim(self, name: str, seconds: float) -> bool:
+        """Take `name` (a new code, the sweep's turn) for `seconds` across processes: one process, always True."""
+        return True
+
     def find_token(self, token_hash: str) -> str | None:
         """The code of the room where a token's seat is."""
         with self._lock:
@@ -482,6 +490,20 @@ class RedisStore:
         frees it after `LOCK_SECONDS`); waiting longer than `LOCK_WAIT` is refused as `room_busy`."""
         lock = self._redis.lock(self._key("lock", code), timeout=LOCK_SECONDS, blocking_timeout=LOCK_WAIT)
         return _RedisLock(lock, self._lock_lost)
+
+    def claim(self, name: str, seconds: float) -> bool:
+        """Take `name` for `seconds`: True for one process only (a new code, the sweep's turn)."""
+        return bool(self._redis.set(self._key("claim", name), 1, nx=True, px=int(seconds * 1000)))
+
+    @property
+    def client(self):
+        """The Redis connection (presence shares it)."""
+        return self._redis
+
+    @property
+    def prefix(self) -> str:
+        """What every key of this store begins with."""
+        return self._prefix
 
     def load(self, code: str) -> dict | None:
         """The room's data, or None."""

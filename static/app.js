@@ -5,6 +5,10 @@
   "use strict";
 
   const $ = (id) => document.getElementById(id);
+  // WebSocket first, long-polling when a network in between refuses it; WebSocket only when
+  // the server runs as several processes (no sticky sessions needed behind the proxy).
+  const only = document.querySelector('meta[name="maxchen-transports"]');
+  const TRANSPORTS = only ? only.content.split(" ") : ["websocket", "polling"];
 
   // A refusal shows for a few seconds (or until tapped), never over the next turn.
   let toastTimer = null;
@@ -65,9 +69,8 @@
   }
 
   if (!SHARED) {
-    // WebSocket first; long-polling when a network in between refuses it.
     socket = io({
-      auth: BOARD ? { room: ROOM, watch: true } : { room: ROOM }, transports: ["websocket", "polling"], tryAllTransports: true,
+      auth: BOARD ? { room: ROOM, watch: true } : { room: ROOM }, transports: TRANSPORTS, tryAllTransports: TRANSPORTS.length > 1,
       reconnectionDelay: 500, reconnectionDelayMax: 3000,
     });
     const offline = (down) => {
@@ -821,7 +824,7 @@
   // is ready goes there.
   function classPage(data) {
     const socket = io({
-      auth: { class: data.class, watch: data.watch === "1" }, transports: ["websocket", "polling"], tryAllTransports: true,
+      auth: { class: data.class, watch: data.watch === "1" }, transports: TRANSPORTS, tryAllTransports: TRANSPORTS.length > 1,
       reconnectionDelay: 500, reconnectionDelayMax: 3000,
     });
     const banner = $("banner");

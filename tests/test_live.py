@@ -12,11 +12,23 @@ import re
 import pytest
 
 from app import socketio
+from maxchen.presence import RedisPresence
+from maxchen.rooms import Rooms
 from maxchen.rulesets import RULESETS
+from maxchen.store import RedisStore
 from tests.conftest import SeededDice
 
 FACE = re.compile(r'class="die face-(\d)"')
 CUP = re.compile(r'id="cup-view">(.*?)</script>', re.S)
+
+
+@pytest.fixture(params=["one process", "redis"])
+def rooms(request, dice):
+    """Every test here also on Redis: presence and what each page holds shared there."""
+    if request.param == "one process":
+        return Rooms(dice=dice)
+    store = RedisStore(request.getfixturevalue("redis_url"))
+    return Rooms(dice=dice, store=store, presence=RedisPresence(store.client, store.prefix))
 
 
 def public_dice(view) -> int:

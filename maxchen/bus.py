@@ -1,0 +1,51 @@
+"""What processes on one Redis tell each other (not their clients): "class CODE changed".
+
+Socket.IO's message queue carries messages for clients only. A class board
+is drawn by each process for its own boards, so every process must hear of
+a change of a class made in another one: `RedisBus` publishes it on the
+channel `PREFIXbus`, and each process's listener hands it to `heard`.
+"""
+
+import json
+import logging
+import secrets
+
+log = logging.getLogger(__name__)
+
+
+class LocalBus:
+    """One process: nobody else to tell."""
+
+    def publish(self, message: dict) -> None:
+        """Tell the other processes (none)."""
+
+    def listen(self, heard) -> None:
+        """Nothing will come."""
+
+
+class RedisBus:
+    """Messages between the processes on one Redis (a pub/sub channel)."""
+
+    def __init__(self, client, prefix: str, sleep):
+        self.redis = client
+        self.channel = prefix + "bus"
+        self.sleep = sleep
+        self.process = secrets.token_hex(8)
+
+    def publish(self, message: dict) -> None:
+        """Tell every other process."""
+        self.redis.publish(self.channel, json.dumps({**message, "from": self.process}))
+
+    def listen(self, heard) -> None:
+        """Hand every other process's message to `heard` (runs as a background task, for ever)."""
+        while True:
+            try:
+                pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+                pubsub.subscribe(self.channel)
+                for raw in pubsub.listen():
+                    message = json.loads(raw["data"])
+                    if message.pop("from", None) != self.process:
+                        heard(message)
+            except Exception:  # Redis away for a moment, or a handler failed: listen again
+                log.exception("the processes' bus stopped; listening again")
+                self.sleep(1)

@@ -1,0 +1,177 @@
+"""Presence: who is connected, in one process (`Presence`) and across processes on Redis (`RedisPresence`)."""
+
+import pytest
+
+from maxchen.presence import SOCKETS_PER_SEAT, Presence, RedisPresence, Socket, held_key
+from maxchen.rooms import Rooms
+from maxchen.store import RedisStore
+
+
+@pytest.fixture
+def redis_client(redis_url):
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    yield client
+    client.close()
+
+
+@pytest.fixture(params=["memory", "redis"])
+def presence(request):
+    if request.param == "memory":
+        return Presence()
+    return RedisPresence(request.getfixturevalue("redis_client"))
+
+
+def test_a_player_counts_as_connected_while_a_socket_is_open(presence):
+    before = presence.seq("ROOMA")
+    assert presence.add(Socket("s1", "ROOMA", "p1")) == []
+    assert presence.add(Socket("s1", "ROOMA", "p1")) is None  # counted once
+    presence.add(Socket("s2", "ROOMA", "p1", "de"))
+    presence.add(Socket("w1", "ROOMA", None))
+    assert presence.connected("ROOMA") == {"p1": None}
+    assert {s.sid for s in presence.sockets("ROOMA")} == {"s1", "s2", "w1"}
+    assert presence.get("s2") == Socket("s2", "ROOMA", "p1", "de")
+    assert presence.offline_for("ROOMA", "p1") is None
+    assert presence.remove("s1").sid == "s1"
+    assert presence.remove("s1") is None
+    assert presence.connected("ROOMA") == {"p1": None}  # one socket still open
+    presence.remove("s2")
+    assert presence.connected("ROOMA") == {}
+    assert 0 <= presence.offline_for("ROOMA", "p1") < 5
+    assert presence.seq("ROOMA") > before
+
+
+def test_a_seat_keeps_its_newest_sockets(presence):
+    for n in range(SOCKETS_PER_SEAT):
+        assert presence.add(Socket(f"s{n}", "ROOMA", "p1")) == []
+    replaced = presence.add(Socket("new", "ROOMA", "p1"))
+    assert [s.sid for s in replaced] == ["s0"]
+    assert presence.get("s0") is None and presence.remove("s0") is None
+    assert len(presence.sockets("ROOMA")) == SOCKETS_PER_SEAT
+
+
+def test_activity_starts_stops_and_ends_with_the_last_socket(presence):
+    presence.add(Socket("s1", "ROOMA", "p1"))
+    assert presence.set_activity("ROOMA", "p1", "shaking") is True
+    assert presence.set_activity("ROOMA", "p1", "shaking") is False
+    assert presence.connected("ROOMA") == {"p1": "shaking"}
+    presence.end_activity("ROOMA")
+    assert presence.connected("ROOMA") == {"p1": None}
+    presence.set_activity("ROOMA", "p1", "peeking")
+    assert presence.set_activity("ROOMA", "p1", None) is True
+    presence.set_activity("ROOMA", "p1", "peeking")
+    presence.remove("s1")
+    presence.add(Socket("s2", "ROOMA", "p1"))
+    assert presence.connected("ROOMA") == {"p1": None}  # a new socket does not peek
+
+
+def test_what_pages_hold_is_kept_while_they_are_there(presence):
+    presence.add(Socket("s1", "ROOMA", "p1"))
+    presence.add(Socket("s2", "ROOMA", "p2"))
+    presence.hold("ROOMA", {"table": "k1", held_key("s1"): "v1", held_key("s2"): "v2"})
+    assert presence.held("ROOMA") == {"table": "k1", held_key("s1"): "v1", held_key("s2"): "v2"}
+    presence.remove("s1")
+    assert presence.held("ROOMA") == {"table": "k1", held_key("s2"): "v2"}
+    assert [s.sid for s in presence.drop_player("ROOMA", "p2")] == ["s2"]
+    assert presence.held("ROOMA") == {} and presence.connected("ROOMA") == {}
+
+
+def test_a_forgotten_room_leaves_nothing(presence):
+    presence.add(Socket("s1", "ROOMA", "p1"))
+    presence.set_activity("ROOMA", "p1", "peeking")
+    presence.forget("ROOMA")
+    assert presence.sockets("ROOMA") == [] and presence.seq("ROOMA") == 0 and presence.get("s1") is None
+
+
+# --- several processes on one Redis -------------------------------------------------
+
+
+def test_processes_see_and_replace_each_others_sockets(redis_client):
+    one, two = RedisPresence(redis_client), RedisPresence(redis_client)
+    one.add(Socket("a1", "ROOMA", "p1"))
+    two.add(Socket("b1", "ROOMA", "p2", "ru"))
+    assert one.connected("ROOMA") == two.connected("ROOMA") == {"p1": None, "p2": None}
+    assert two.get("a1") is None  # a socket's events come to its own process
+    for n in range(SOCKETS_PER_SEAT - 1):
+        two.add(Socket(f"b-p1-{n}", "ROOMA", "p1"))
+    replaced = two.add(Socket("b-p1-new", "ROOMA", "p1"))
+    assert [s.sid for s in replaced] == ["a1"]  # the oldest, in the other process
+    assert one.remove("a1") is None  # its disconnect comes later and changes nothing
+    two.set_activity("ROOMA", "p2", "shaking")
+    assert one.connected("ROOMA")["p2"] == "shaking"
+
+
+def test_a_gone_process_sockets_stop_counting_once(redis_client):
+    gone, one, two = (RedisPresence(redis_client) for _ in range(3))
+    gone.add(Socket("g1", "ROOMA", "p1"))
+    gone.add(Socket("g2", "ROOMB", None))
+    one.add(Socket("o1", "ROOMA", "p2"))
+    gone.set_activity("ROOMA", "p1", "peeking")
+    assert one.beat() == two.beat() == []  # all alive
+    before = one.seq("ROOMA")
+    redis_client.delete(f"maxchen:proc:{gone.process}")  # what its expiry does after EXPIRY seconds
+    reaped = one.beat() + two.beat()
+    assert sorted(reaped) == ["ROOMA", "ROOMB"]  # taken out by one of the two, once
+    assert one.connected("ROOMA") == {"p2": None}
+    assert one.sockets("ROOMB") == []
+    assert 0 <= one.offline_for("ROOMA", "p1") < 5
+    assert one.seq("ROOMA") > before
+
+
+def test_a_stalled_process_puts_its_sockets_back(redis_client):
+    slow, one = RedisPresence(redis_client), RedisPresence(redis_client)
+    slow.add(Socket("s1", "ROOMA", "p1"))
+    redis_client.delete(f"maxchen:proc:{slow.process}")
+    assert one.beat() == ["ROOMA"]
+    assert one.connected("ROOMA") == {}
+    assert slow.beat() == ["ROOMA"]  # it lives after all: its open socket counts again
+    assert one.connected("ROOMA") == {"p1": None}
+
+
+class Pushes:
+    """A transport's emit, recorded: (event, data, to)."""
+
+    def __init__(self):
+        self.sent = []
+
+    def __call__(self, event, data, to, skip=None):
+        self.sent.append((event, data, to))
+
+    def to(self, target):
+        return [data for event, data, to in self.sent if to == target]
+
+
+def test_a_change_in_one_process_reaches_the_others_sockets(app, redis_url, redis_client, dice):
+    dice.add([5, 3])
+    """Public parts once per language channel, private parts per socket, wherever it is connected."""
+    from maxchen.live import Live, channel
+
+    store = RedisStore(redis_url)
+    a = Rooms(store=store, dice=dice, presence=RedisPresence(redis_client))
+    b = Rooms(store=store, dice=dice, presence=RedisPresence(redis_client))
+    pushes_a, pushes_b = Pushes(), Pushes()
+    for rooms, pushes in ((a, pushes_a), (b, pushes_b)):
+        live = Live(app, pushes, rooms.presence)
+        rooms.push, rooms.welcome = live.push, live.welcome
+    ann = a.create("Ann")
+    code = ann["code"]
+    ben = b.join(code, "Ben")
+    a.connect(Socket("a-ann", code, ann["player"], "en"))
+    b.connect(Socket("b-ben", code, ben["player"], "de"))
+    assert pushes_b.to("b-ben")[0]["reset"] is True  # welcomed by its own process
+    pushes_a.sent.clear()
+    a.act(code, ann["player"], {"action": "start"})
+    assert {to for event, _, to in pushes_a.sent if event == "parts"} == {
+        channel(code, "en"),
+        channel(code, "de"),
+        "a-ann",
+        "b-ben",
+    }
+    assert pushes_a.to(channel(code, "de")) != pushes_a.to(channel(code, "en"))  # each in its own language
+    # What B's socket holds is known to both: B's next push sends it nothing unchanged.
+    pushes_b.sent.clear()
+    b.act(code, ann["player"], {"action": "shake"})
+    assert pushes_b.to("b-ben") == []  # what Ben may do did not change
+    assert "[5, 3]" in pushes_b.to("a-ann")[0]["html"]  # Ann's own cup, sent by the other process
+    assert "Würfel versiegelt" in pushes_b.to(channel(code, "de"))[0]["html"]
