@@ -1,7 +1,7 @@
 """The live table under load: real clients against the real server process.
 
     .venv/bin/python bench/load.py [--kind browser|bot|both|class] [--players 60 300 1000 2000]
-                                   [--seconds 20] [--url URL]
+                                   [--seconds 20] [--url URL] [--processes N --redis URL]
 
 Rooms of 6 play Mäxchen; each room makes one action per second. Two kinds of
 client, over real connections:
@@ -17,6 +17,13 @@ It starts `app.py` with its defaults (eventlet, SQLite) on a free loopback
 port unless --url is given, and prints for each step: p50/p95/p99/max of
 "action sent -> every other player's screen holds the new version",
 actions/s, errors, the server's CPU and its RSS per connected player.
+
+With `--processes N --redis URL` it starts N server processes on that Redis
+(scaled out, as docs/deploy.md runs them) and sends the players of every
+room to the processes in turn (player i of a room to process i mod N, as a
+balancer that knows nothing of rooms would), so every push crosses
+processes. CPU is then the sum of the server processes, plus Redis's own
+(from its INFO).
 """
 
 import argparse
@@ -246,22 +253,23 @@ async def drive(room: list[Client], until: float, stats: Stats):
         await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - tick)))
 
 
-async def seat_class(base, players: int) -> tuple[list[list[Client]], socketio.AsyncClient, list]:
+async def seat_class(bases, players: int) -> tuple[list[list[Client]], socketio.AsyncClient, list]:
     """One class (kind `class`): its students join on the class page, the teacher seats them at
     tables of 5, each student's page follows the class page to its table; a class board watches."""
+    base = bases[0]
     teacher = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
     async with teacher.post(base + "/classes", data={"rules": "maexchen", "size": "5"}) as response:
         code = str(response.url).rsplit("/", 1)[1]
-    students = [BrowserClient(base) for _ in range(players)]
+    students = [BrowserClient(bases[i % len(bases)]) for i in range(players)]
     for i, student in enumerate(students):
-        async with student.http.post(f"{base}/c/{code}/join", data={"name": f"S{i}"}) as response:
+        async with student.http.post(f"{student.base}/c/{code}/join", data={"name": f"S{i}"}) as response:
             assert response.status == 200, await response.text()
     async with teacher.post(f"{base}/c/{code}/act", data={"action": "seat"}, headers=ACT_HEADERS) as response:
         assert response.status == 200 and not response.headers.get(TOAST_HEADER), await response.text()
     await teacher.close()
     tables: dict[str, list[Client]] = {}
     for student in students:
-        async with student.http.get(f"{base}/c/{code}") as response:  # the waiting page goes to the table
+        async with student.http.get(f"{student.base}/c/{code}") as response:  # the waiting page goes to the table
             student.code = str(response.url).rsplit("/", 1)[1]
             student.apply(await response.text(), reset=True)
         tables.setdefault(student.code, []).append(student)
@@ -273,19 +281,19 @@ async def seat_class(base, players: int) -> tuple[list[list[Client]], socketio.A
     return list(tables.values()), board, pushes
 
 
-async def seat_rooms(kind, base, players: int) -> list[list[Client]]:
-    """Rooms of 6, created and joined the way this kind of client does it."""
+async def seat_rooms(kind, bases, players: int) -> list[list[Client]]:
+    """Rooms of 6, created and joined the way this kind of client does it (player i on server i mod N)."""
     make = BrowserClient if kind == "browser" else BotClient
     rooms = []
     limit = asyncio.Semaphore(40)
 
     async def one_room():
         async with limit:
-            host = make(base)
+            host = make(bases[0])
             await host.create("P0")
             room = [host]
             for i in range(1, ROOM_SIZE):
-                guest = make(base)
+                guest = make(bases[i % len(bases)])
                 await guest.join(host.code, f"P{i}")
                 room.append(guest)
             for client in room:
@@ -294,6 +302,21 @@ async def seat_rooms(kind, base, players: int) -> list[list[Client]]:
 
     await asyncio.gather(*(one_room() for _ in range(players // ROOM_SIZE)))
     return rooms
+
+
+def _procs(pids, redis_url=None) -> tuple[float, int]:
+    """(CPU seconds, RSS bytes) of the server processes (and Redis's CPU seconds)."""
+    cpu = rss = 0
+    for pid in pids:
+        one_cpu, one_rss = _proc(pid)
+        cpu, rss = cpu + one_cpu, rss + one_rss
+    if redis_url:
+        import redis
+
+        with redis.Redis.from_url(redis_url) as client:
+            info = client.info("cpu")
+        cpu += info["used_cpu_user"] + info["used_cpu_sys"]
+    return cpu, rss
 
 
 def _proc(pid) -> tuple[float, int]:
@@ -313,13 +336,13 @@ def _pct(values, q):
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def _share(kind, base, players, seconds, ready, go) -> dict:
+async def _share(kind, bases, players, seconds, ready, go) -> dict:
     """One client process's rooms: seat them, wait for the others, play, count."""
     board, pushes = None, []
     if kind == "class":
-        rooms, board, pushes = await seat_class(base, players)
+        rooms, board, pushes = await seat_class(bases, players)
     else:
-        rooms = await seat_rooms(kind, base, players)
+        rooms = await seat_rooms(kind, bases, players)
     await asyncio.to_thread(ready.wait)
     await asyncio.to_thread(go.wait)
     own0 = time.process_time()
@@ -347,17 +370,17 @@ async def _share(kind, base, players, seconds, ready, go) -> dict:
     }
 
 
-def _client(kind, base, players, seconds, ready, go, results):
+def _client(kind, bases, players, seconds, ready, go, results):
     try:
-        results.put(asyncio.run(_share(kind, base, players, seconds, ready, go)))
+        results.put(asyncio.run(_share(kind, bases, players, seconds, ready, go)))
     except Exception as error:  # noqa: BLE001 - reported by the parent, never a hang
         ready.abort()
         results.put({"failed": repr(error)})
 
 
-async def warm_up(kind, base, actions=12):
-    """One room plays a few moves and leaves: the server's one-time costs are paid before RSS is read."""
-    room = (await seat_rooms("browser" if kind == "class" else kind, base, ROOM_SIZE))[0]
+async def warm_up(kind, bases, actions=12):
+    """One room plays a few moves and leaves: the servers' one-time costs are paid before RSS is read."""
+    room = (await seat_rooms("browser" if kind == "class" else kind, bases, ROOM_SIZE))[0]
     await room[0].act({"action": "start"})
     for _ in range(actions):
         actor = next((c for c in room if next_move(c.mine)), None)
@@ -367,11 +390,11 @@ async def warm_up(kind, base, actions=12):
     await asyncio.gather(*(client.close() for client in room))
 
 
-def step(kind, base, players, seconds, pid, processes) -> dict:
+def step(kind, bases, players, seconds, pids, processes, redis_url=None) -> dict:
     """One load step, its clients spread over `processes` processes (one event loop is not enough)."""
-    asyncio.run(warm_up(kind, base))
+    asyncio.run(warm_up(kind, bases))
     time.sleep(0.5)
-    _, rss_before = _proc(pid) if pid else (0, 0)
+    _, rss_before = _procs(pids)
     if kind == "class":  # one class: one teacher seats it, so one client process
         processes, counts = 1, [players]
     else:
@@ -380,7 +403,7 @@ def step(kind, base, players, seconds, pid, processes) -> dict:
     ready, go = multiprocessing.Barrier(processes + 1), multiprocessing.Barrier(processes + 1)
     results = multiprocessing.Queue()
     workers = [
-        multiprocessing.Process(target=_client, args=(kind, base, n, seconds, ready, go, results)) for n in counts
+        multiprocessing.Process(target=_client, args=(kind, bases, n, seconds, ready, go, results)) for n in counts
     ]
     for worker in workers:
         worker.start()
@@ -391,14 +414,14 @@ def step(kind, base, players, seconds, pid, processes) -> dict:
         failed = [part for part in (results.get(timeout=30) for _ in workers) if "failed" in part]
         raise RuntimeError(f"a client process failed while seating: {failed}") from None
     time.sleep(1)
-    cpu0, _ = _proc(pid) if pid else (0, 0)
+    cpu0, _ = _procs(pids, redis_url)
     started = time.perf_counter()
     go.wait()
     time.sleep(seconds * 0.9)
-    _, rss = _proc(pid) if pid else (0, 0)  # in the steady state, every client still connected
+    _, rss = _procs(pids)  # in the steady state, every client still connected
     done = [results.get() for _ in workers]
     wall = time.perf_counter() - started
-    cpu1, _ = _proc(pid) if pid else (0, 0)
+    cpu1, _ = _procs(pids, redis_url)
     for worker in workers:
         worker.join()
     ms = [x * 1000 for part in done for x in part["latencies"]]
@@ -428,13 +451,19 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(instance, checkout=ROOT) -> tuple[subprocess.Popen, str]:
-    """`python app.py` of a checkout with its defaults, on a free loopback port."""
+def start_server(instance, checkout=ROOT, redis_url=None) -> tuple[subprocess.Popen, str]:
+    """`python app.py` of a checkout with its defaults (or on `redis_url`), on a free loopback port."""
     port = _free_port()
     # A class's students all come from this one address here: its join limit is for a school's many.
-    env = {**os.environ, "MAXCHEN_LIMIT_CLASS_JOINS": os.environ.get("MAXCHEN_LIMIT_CLASS_JOINS", "1000 per minute")}
+    # The processes of one Redis share their session key (docs/deploy.md).
+    env = {
+        **os.environ,
+        "MAXCHEN_LIMIT_CLASS_JOINS": os.environ.get("MAXCHEN_LIMIT_CLASS_JOINS", "1000 per minute"),
+        "MAXCHEN_SECRET_KEY": os.environ.get("MAXCHEN_SECRET_KEY", "bench-" + str(os.getpid())),
+    }
+    scaled = ["--redis", redis_url] if redis_url else []
     server = subprocess.Popen(
-        [sys.executable, "app.py", "--host", "127.0.0.1", "--port", str(port), "--instance", instance],
+        [sys.executable, "app.py", "--host", "127.0.0.1", "--port", str(port), "--instance", instance, *scaled],
         cwd=checkout,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -463,7 +492,9 @@ def main(argv=None) -> list[dict]:
     parser.add_argument("--players", type=int, nargs="+", default=[60, 300, 1000, 2000])
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--url", help="an already running server (CPU and RSS are then not measured)")
-    parser.add_argument("--processes", type=int, default=2, help="client processes (default 2)")
+    parser.add_argument("--client-processes", type=int, default=2, help="client processes (default 2)")
+    parser.add_argument("--processes", type=int, default=1, help="server processes (default 1; more need --redis)")
+    parser.add_argument("--redis", metavar="URL", help="run the server processes on this Redis (scaled out)")
     parser.add_argument(
         "--checkout",
         type=Path,
@@ -471,6 +502,10 @@ def main(argv=None) -> list[dict]:
         help="run app.py of another checkout (e.g. an older commit: `git worktree`)",
     )
     args = parser.parse_args(argv)
+    if args.processes > 1 and not args.redis:
+        parser.error("--processes N needs --redis URL: processes share rooms only through Redis")
+    if args.url and args.processes > 1:
+        parser.error("--url is one running server: --processes starts its own")
     kinds = ("browser", "bot") if args.kind == "both" else (args.kind,)
     results = []
     print(
@@ -481,11 +516,17 @@ def main(argv=None) -> list[dict]:
     for kind in kinds:
         for players in args.players:
             with tempfile.TemporaryDirectory(prefix="maxchen-load-") as instance:
-                server, base = (None, args.url) if args.url else start_server(instance, args.checkout)
+                started = (
+                    []
+                    if args.url
+                    else [start_server(instance, args.checkout, args.redis) for _ in range(args.processes)]
+                )
+                bases = [args.url] if args.url else [base for _, base in started]
                 try:
-                    row = step(kind, base, players, args.seconds, server.pid if server else None, args.processes)
+                    pids = [server.pid for server, _ in started]
+                    row = step(kind, bases, players, args.seconds, pids, args.client_processes, args.redis)
                 finally:
-                    if server:
+                    for server, _ in started:
                         server.terminate()
                         server.wait()
             results.append(row)

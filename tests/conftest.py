@@ -1,11 +1,13 @@
 """Fixtures: the app, its clients, fixed dice and a real server process."""
 
+import contextlib
 import os
 import shutil
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -202,6 +204,56 @@ def server():
     started = Server().wait_ready()
     yield started
     started.stop()
+
+
+class Proxy:
+    """A load balancer on a free loopback port: each connection goes to the first of `ports` that accepts.
+
+    A process that died refuses, so its clients' reconnections land on the next one.
+    """
+
+    def __init__(self, *ports):
+        self.ports = ports
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._serve, args=(client,), daemon=True).start()
+
+    def _serve(self, client):
+        for port in self.ports:
+            try:
+                upstream = socket.create_connection(("127.0.0.1", port), timeout=2)
+                break
+            except OSError:
+                continue
+        else:
+            client.close()
+            return
+        upstream.settimeout(None)
+        threading.Thread(target=self._pipe, args=(client, upstream), daemon=True).start()
+        self._pipe(upstream, client)
+
+    @staticmethod
+    def _pipe(source, target):
+        try:
+            while data := source.recv(65536):
+                target.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, target):
+                with contextlib.suppress(OSError):
+                    end.shutdown(socket.SHUT_RDWR)
+
+    def close(self):
+        self.listener.close()
 
 
 def wait_until(check, seconds) -> bool:

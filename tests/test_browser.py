@@ -960,13 +960,16 @@ def test_a_class_of_twelve_phones_plays_at_three_tables_to_the_end_on_the_class_
 FACE_OF = re.compile(r'class="die face-\d"')
 
 
-def play_tables(tables: list[list[Phone]], limit=400):
+def play_tables(tables: list[list[Phone]], limit=400, between=None):
     """Play every table to its end at once: a phone whose turn it is moves; the tables do not wait
-    for each other (a phone moves again only once its own part has changed, or after 5 s)."""
+    for each other (a phone moves again only once its own part has changed, or after 5 s).
+    `between()` is called before each look at the tables (what else happens while they play)."""
     acted: dict[int, tuple[str, float]] = {}
     over: set[int] = set()
     moves = 0
     while len(over) < len(tables):
+        if between is not None:
+            between()
         moved = False
         for number, seated in enumerate(tables):
             if number in over:

@@ -1,0 +1,181 @@
+"""Several server processes on one Redis, behind a load balancer: one game, every screen agreeing.
+
+Real processes (`python app.py --redis URL`), a throwaway redis-server,
+phones in Chromium and bots over python-socketio. The load balancer
+(`conftest.Proxy`) sends each connection to the first process that takes
+it, as a proxy with health checks does: when a process dies, its clients'
+reconnections land on another one.
+"""
+
+import re
+import threading
+import time
+
+import pytest
+
+from maxchen.client import Player, join_room, simple_move
+from tests.conftest import Proxy, Server
+from tests.test_browser import Phone, browser, join_phones, play_tables  # noqa: F401 - browser: a fixture
+
+SECRET = {"MAXCHEN_SECRET_KEY": "the-same-key-in-every-process"}  # a page's cookie reads in any process
+META = re.compile(r'<div id="table" class="area" data-version="(\d+)".*?data-meta (data-phase="[^"]*"[^>]*)>', re.S)
+
+
+class Bot:
+    """A script's seat over Socket.IO, moving by `simple_move` on a thread of its own."""
+
+    def __init__(self, url, token):
+        self.token = token
+        self.seen: dict[int, tuple] = {}  # version -> (phase, round, whose turn)
+        self._stop = threading.Event()
+        self.player = None
+        self.connect(url)
+        self._thread = threading.Thread(target=self._play, daemon=True)
+        self._thread.start()
+
+    def connect(self, url):
+        """(Re)connect to `url` (a process, or the load balancer)."""
+        if self.player is not None:
+            self.player.sio.disconnect()
+        self.player = Player(url, self.token).connect()
+
+    def connected(self, player_id) -> bool:
+        """Whether this bot's latest view shows `player_id` as connected."""
+        view = self.player.view
+        return next(p["connected"] for p in view["players"] if p["id"] == player_id)
+
+    def _play(self):
+        while not self._stop.is_set():
+            player = self.player
+            try:
+                view = player.wait_for(lambda v: v["phase"] == "over" or simple_move(v) is not None, 1)
+            except TimeoutError:
+                continue
+            self._note(player.view)
+            if view["phase"] == "over":
+                return
+            move = simple_move(view)
+            try:
+                player.act(move.pop("action"), version=view["version"], **move)
+            except Exception:  # noqa: BLE001 - a move the table overtook, or a process that died: look again
+                time.sleep(0.1)
+
+    def _note(self, view):
+        turn = (view.get("turn") or {}).get("player")
+        self.seen.setdefault(view["version"], (view["phase"], view.get("round"), turn))
+
+    def stop(self):
+        self._stop.set()
+        self.player.sio.disconnect()
+
+
+def screens(phone) -> dict[int, str]:
+    """Version -> what the phone's table said of the game (phase, rules, round, whose turn), from every push."""
+    found = {}
+    for html in phone.parts():
+        for version, meta in META.findall(html):
+            found.setdefault(int(version), " ".join(meta.split()))
+    return found
+
+
+def assert_same_end(phones, bot):
+    """Every phone shows the standings that the script on the other process was sent."""
+    view = bot.player.view
+    names = {p["id"]: p["name"] for p in view["players"]}
+    expected = [names[player] for player in view["ranking"]]
+    for phone in phones:
+        phone.page.wait_for_selector(".standings li")
+        assert phone.page.locator(".standings .name").all_inner_texts() == expected
+
+
+def assert_screens_agree(phones, bots):
+    """At every version two screens both saw, they say the same: phase, round, whose turn."""
+    seen = [screens(phone) for phone in phones]
+    for one in seen:
+        for other in seen:
+            for version in one.keys() & other.keys():
+                assert one[version] == other[version], version
+    for bot in bots:
+        for version, (phase, round_, turn) in bot.seen.items():
+            for shown in seen:
+                if version in shown:
+                    assert f'data-phase="{phase}"' in shown[version], version
+                    if phase == "playing":
+                        assert f'data-round="{round_}"' in shown[version] and f'data-turn="{turn}"' in shown[version]
+    assert sum(len(s) for s in seen) > 10  # they did see the game
+
+
+@pytest.fixture
+def processes(redis_url):
+    """Two server processes on one Redis, and a load balancer that prefers the first."""
+    one = Server("--redis", redis_url, env=SECRET)
+    two = Server("--redis", redis_url, env=SECRET)
+    one.wait_ready(), two.wait_ready()
+    proxy = Proxy(one.port, two.port)
+    yield one, two, proxy
+    proxy.close()
+    for server in (one, two):
+        server.stop()
+
+
+def test_two_processes_play_one_game_and_every_screen_agrees(browser, processes):  # noqa: F811
+    one, two, proxy = processes
+    phones, code = join_phones(browser, proxy, ["Ann", "Ben"], ["en-US", "de-DE"])  # both on process one
+    cem = Bot(two.url, join_room(two.url, code, "Cem")["token"])  # a script on process two
+    try:
+        for phone in phones:
+            phone.page.wait_for_function("() => document.querySelectorAll('.lobby-list .dot.on').length === 3")
+        phones[0].page.click("#controls button[data-action=start]")
+        play_tables([phones])
+        cem.player.wait_for(lambda view: view["phase"] == "over", 15)
+        assert_same_end(phones, cem)
+        assert_screens_agree(phones, [cem])
+        assert all(phone.errors == [] for phone in phones), [phone.errors for phone in phones]
+    finally:
+        cem.stop()
+        for phone in phones:
+            phone.context.close()
+
+
+def test_a_process_killed_mid_game_its_players_go_on_on_the_other(browser, processes):  # noqa: F811
+    """kill -9 of a process: its phones reconnect through the balancer and finish; a player who does not
+    come back stops showing as connected within 10 s; nothing of the game is lost."""
+    one, two, proxy = processes
+    phones, code = join_phones(browser, proxy, ["Ann", "Ben"], ["en-US", "ru-RU"])  # both on process one
+    cem = Bot(two.url, join_room(two.url, code, "Cem")["token"])
+    dan_seat = join_room(one.url, code, "Dan")
+    dan = Bot(one.url, dan_seat["token"])  # a script on process one only: it loses its process
+    events = {}
+
+    def meanwhile():
+        now = time.monotonic()
+        if "killed" not in events and (cem.player.view.get("round") or 0) >= 2:
+            one.kill()
+            events["killed"] = now
+        elif "killed" in events and "back" not in events:
+            ann = phones[0].page
+            dot_off = ann.locator(f"[data-player='{dan_seat['player']}'] .dot.off").count() > 0
+            if "gone" not in events and not cem.connected(dan_seat["player"]):
+                events["gone"] = now - events["killed"]  # as process two's script sees it
+            if "gone" in events and dot_off:  # and as a phone, reconnected to process two, shows it
+                events["shown"] = now - events["killed"]
+                dan.connect(proxy.url)  # Dan comes back: the balancer sends him to process two
+                events["back"] = now
+            assert now - events["killed"] < 20, events
+
+    try:
+        for phone in phones:
+            phone.page.wait_for_function("() => document.querySelectorAll('.lobby-list .dot.on').length === 4")
+        phones[0].page.click("#controls button[data-action=start]")
+        play_tables([phones], between=meanwhile)
+        cem.player.wait_for(lambda view: view["phase"] == "over", 15)
+        assert one.process.poll() is not None and "back" in events  # it died mid-game, and Dan came back
+        assert events["gone"] < 10 and events["shown"] < 10, events
+        assert_same_end(phones, cem)
+        assert_screens_agree(phones, [cem, dan])
+        assert all(phone.errors == [] for phone in phones), [phone.errors for phone in phones]
+    finally:
+        for bot in (cem, dan):
+            bot.stop()
+        for phone in phones:
+            phone.context.close()
