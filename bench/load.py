@@ -87,12 +87,15 @@ class Client:
 
     async def dial(self, **options):
         """Connect the socket; like the page's Socket.IO client, try again after a failure."""
+        refusals = []
+        self.sio.on("connect_error", refusals.append)
         for attempt in range(3):
-            try:
-                return await self.sio.connect(self.base, transports=["websocket"], **options)
-            except socketio.exceptions.ConnectionError:
+            try:  # a copy each time: the client takes the Cookie header out of the dict it is given
+                fresh = {**options, "headers": dict(options.get("headers", {}))}
+                return await self.sio.connect(self.base, transports=["websocket"], **fresh)
+            except socketio.exceptions.ConnectionError as error:
                 if attempt == 2:
-                    raise
+                    raise socketio.exceptions.ConnectionError(f"{error}: {refusals}") from None
                 await asyncio.sleep(0.5 + random.random())
 
     async def close(self):
@@ -112,11 +115,13 @@ class BrowserClient(Client):
 
     async def create(self, name):
         async with self.http.post(self.base + "/rooms", data={"name": name, "rules": "maexchen"}) as response:
+            assert response.status == 200, (response.status, await response.text())
             self.code = str(response.url).rsplit("/", 1)[1]
             self.apply(await response.text(), reset=True)
 
     async def join(self, code, name):
         async with self.http.post(self.base + "/join", data={"code": code, "name": name}) as response:
+            assert response.status == 200, (response.status, await response.text())
             self.code = code
             self.apply(await response.text(), reset=True)
 
@@ -164,12 +169,14 @@ class BotClient(Client):
     async def create(self, name):
         async with aiohttp.ClientSession() as http, http.post(self.base + "/api/rooms", json={"name": name}) as answer:
             seat = await answer.json()
+        assert answer.status == 201, seat
         self.code, self.token = seat["code"], seat["token"]
 
     async def join(self, code, name):
         url = f"{self.base}/api/rooms/{code}/players"
         async with aiohttp.ClientSession() as http, http.post(url, json={"name": name}) as answer:
             seat = await answer.json()
+        assert answer.status == 201, seat
         self.code, self.token = code, seat["token"]
 
     async def connect(self):
@@ -454,20 +461,23 @@ def _free_port() -> int:
 def start_server(instance, checkout=ROOT, redis_url=None) -> tuple[subprocess.Popen, str]:
     """`python app.py` of a checkout with its defaults (or on `redis_url`), on a free loopback port."""
     port = _free_port()
-    # A class's students all come from this one address here: its join limit is for a school's many.
+    # Every client comes from this one address here: the per-address limits are for a school's many.
     # The processes of one Redis share their session key (docs/deploy.md).
     env = {
         **os.environ,
         "MAXCHEN_LIMIT_CLASS_JOINS": os.environ.get("MAXCHEN_LIMIT_CLASS_JOINS", "1000 per minute"),
+        # Joins in flight count as tries until they succeed: 80 at once from one address pass 60 a minute.
+        "MAXCHEN_LIMIT_FAILURES": os.environ.get("MAXCHEN_LIMIT_FAILURES", "1000 per minute"),
         "MAXCHEN_SECRET_KEY": os.environ.get("MAXCHEN_SECRET_KEY", "bench-" + str(os.getpid())),
     }
     scaled = ["--redis", redis_url] if redis_url else []
+    log = open(Path(instance) / f"server-{port}.log", "w")  # noqa: SIM115 - read when a step fails
     server = subprocess.Popen(
         [sys.executable, "app.py", "--host", "127.0.0.1", "--port", str(port), "--instance", instance, *scaled],
         cwd=checkout,
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60  # a busy machine starts it slowly
@@ -525,6 +535,10 @@ def main(argv=None) -> list[dict]:
                 try:
                     pids = [server.pid for server, _ in started]
                     row = step(kind, bases, players, args.seconds, pids, args.client_processes, args.redis)
+                except RuntimeError:
+                    for log in Path(instance).glob("server-*.log"):  # what the servers said of it
+                        print(f"--- {log.name}:", log.read_text()[-3000:], sep="\n", file=sys.stderr)
+                    raise
                 finally:
                     for server, _ in started:
                         server.terminate()

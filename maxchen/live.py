@@ -257,12 +257,10 @@ class Live:
 
     def _push(self, room, gone, areas, welcomed):
         code = room.code
-        sockets = self.presence.sockets(code)
+        sockets, connected, seq, held = self.presence.snapshot(code)
         if not sockets:
             return
-        connected = self.presence.connected(code)
-        seq = self.presence.seq(code)
-        held, sent = self.presence.held(code), {}
+        sent = {}
         pages = [s for s in sockets if s.kind == "html"]
         players = room.players_view(connected)
         if pages:
@@ -281,18 +279,18 @@ class Live:
                 html = render_board(room, lang)
                 for socket in boards:
                     if socket.lang == lang:
-                        self.emit("parts", {"html": html}, socket.sid)
+                        self._to(socket.sid, "parts", {"html": html})
         views, rendered = {}, {}
         for socket in sockets:
             player = socket.player
             if player is None or socket.sid == welcomed:
                 continue
             if player in gone:
-                self.emit("removed", {"room": code}, socket.sid)
+                self._to(socket.sid, "removed", {"room": code})
             elif socket.kind == "json":
                 if player not in views:
                     views[player] = room.view_for(player, connected, players)
-                self.emit("view", views[player], socket.sid)
+                self._to(socket.sid, "view", views[player])
             else:
                 key = _private_key(room, socket)
                 if held.get(held_key(socket.sid)) == key:
@@ -300,13 +298,17 @@ class Live:
                 if (player, socket.lang) not in rendered:
                     rendered[player, socket.lang] = render_private(room, player, socket.lang)
                 sent[held_key(socket.sid)] = key
-                self.emit("parts", {"html": rendered[player, socket.lang]}, socket.sid)
+                self._to(socket.sid, "parts", {"html": rendered[player, socket.lang]})
         self.presence.hold(code, sent)
+
+    def _to(self, sid, event, data) -> None:
+        """To one socket: straight to it when it is this process's, else through the message queue."""
+        self.emit(event, data, sid, local=self.presence.get(sid) is not None)
 
     def welcome(self, socket, room) -> None:
         """A new socket gets the whole room at once: every part, or its JSON view."""
         if socket.kind == "json":
-            self.emit("view", room.view_for(socket.player, self.presence.connected(room.code)), socket.sid)
+            self.emit("view", room.view_for(socket.player, self.presence.connected(room.code)), socket.sid, local=True)
             return
         with self.app.app_context():
             connected = self.presence.connected(room.code)
@@ -315,7 +317,7 @@ class Live:
             self.presence.hold(room.code, {held_key(socket.sid): _private_key(room, socket)})
         else:  # the board holds the statistics as they are now
             self.presence.hold(room.code, {BOARD_AREA: _board_key(room)})
-        self.emit("parts", {"html": "".join(parts.values()), "reset": True}, socket.sid)
+        self.emit("parts", {"html": "".join(parts.values()), "reset": True}, socket.sid, local=True)
 
 
 def _private_key(room, socket) -> str:
@@ -390,8 +392,8 @@ class ClassLive:
             with self._lock:
                 self._sent[code, lang] = parts
                 self._drawn[code, lang] = seen
-            self.emit("parts", {"html": wrap_class_parts(parts), "reset": True}, sid)
-        self.emit("class", {"seated": [s["id"] for s in overview["roster"] if s["table"]]}, sid)
+            self.emit("parts", {"html": wrap_class_parts(parts), "reset": True}, sid, local=True)
+        self.emit("class", {"seated": [s["id"] for s in overview["roster"] if s["table"]]}, sid, local=True)
 
     def forget(self, sid: str) -> None:
         """A class socket closed."""

@@ -121,6 +121,10 @@ class Presence:
         """A number that grows with every change of the room's presence."""
         return self._seq.get(code, 0)
 
+    def snapshot(self, code: str) -> tuple[list[Socket], dict[str, str | None], int, dict[str, str]]:
+        """What a push needs at once: sockets, connected players, seq and what the pages hold."""
+        return self.sockets(code), self.connected(code), self.seq(code), self.held(code)
+
     def set_activity(self, code: str, player: str, activity: str | None) -> bool:
         """Start or stop an activity; True if it changed."""
         with self._lock:
@@ -224,13 +228,26 @@ class RedisPresence:
     def _room_key(self, code: str, part: str) -> str:
         return self._key("p", code, part)
 
-    def _read(self, code: str) -> tuple[dict, dict]:
+    def _read(self, code: str, more=()) -> tuple:
+        """The room's sockets and activity (and the values of `more` keys' commands), in one round trip."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.hgetall(self._room_key(code, "sockets"))
         pipe.hgetall(self._room_key(code, "activity"))
-        raw, activity = pipe.execute()
+        for command, part in more:
+            getattr(pipe, command)(self._room_key(code, part))
+        raw, activity, *rest = pipe.execute()
         sockets = {sid.decode(): json.loads(value) for sid, value in raw.items()}
-        return sockets, {player.decode(): value.decode() for player, value in activity.items()}
+        return sockets, {player.decode(): value.decode() for player, value in activity.items()}, *rest
+
+    def snapshot(self, code: str) -> tuple[list[Socket], dict[str, str | None], int, dict[str, str]]:
+        """What a push needs, in one round trip: sockets, connected players, seq and what the pages hold."""
+        sockets, activity, seq, held = self._read(code, (("get", "seq"), ("hgetall", "held")))
+        return (
+            [self._socket(code, sid, fields) for sid, fields in sockets.items()],
+            {f[0]: activity.get(f[0]) for f in sockets.values() if f[0]},
+            int(seq or 0),
+            {k.decode(): v.decode() for k, v in held.items()},
+        )
 
     def _entry(self, socket: Socket) -> str:
         """A socket as its room's hash keeps it; `order` says which of a seat's sockets is oldest."""

@@ -234,9 +234,10 @@ class Rooms:
             self.presence.seen(room.code, player)  # even if refused: the player's device is there
             if isinstance(payload, dict) and payload.get("action") == "remove" and room.phase == "playing":
                 self._after_grace(room, payload.get("player"))
-            room.apply(player, payload, self.connected(room.code), self.dice, teacher)
-            self._commit(room, before)
-            return room.view_for(player, self.connected(room.code)) if room.seat(player) else None
+            connected = self.connected(room.code)
+            room.apply(player, payload, connected, self.dice, teacher)
+            self._commit(room, before)  # which ends every shake and peek
+            return room.view_for(player, dict.fromkeys(connected)) if room.seat(player) else None
 
     def _after_grace(self, room: Room, target) -> None:
         """Mid-game a player may be removed only after `offline_grace` seconds away (a reload is no reason)."""

@@ -425,6 +425,7 @@ class SqliteStore:
             self._db.close()
 
 
+HASHES_KEPT = 10_000  # rooms whose token hashes a Redis store remembers from its last load
 REDIS_PREFIX = "maxchen:"  # every key starts so: a shared Redis keeps ours apart
 
 
@@ -479,6 +480,7 @@ class RedisStore:
             )
             self._redis.ping()
             self._lock_lost = redis.exceptions.LockError
+            self._hashes: dict[str, list[str]] = {}  # code -> its token hashes as last loaded here
         except (ValueError, redis.RedisError) as error:
             raise RuntimeError(f"cannot use Redis at {_without_password(url)}: {error}") from None
 
@@ -508,7 +510,13 @@ class RedisStore:
     def load(self, code: str) -> dict | None:
         """The room's data, or None."""
         text = self._redis.get(self._key("room", code))
-        return None if text is None else json.loads(text)
+        if text is None:
+            return None
+        data = json.loads(text)
+        if len(self._hashes) >= HASHES_KEPT:
+            self._hashes.clear()
+        self._hashes[code] = _token_hashes(data)
+        return data
 
     def save(self, code: str, data: dict, rolls=(), settle=None) -> None:
         """Replace the room, its tokens, append its settled rolls and make game `settle`'s public, in one EXEC."""
@@ -516,18 +524,33 @@ class RedisStore:
         hashes = _token_hashes(data)
         now = time.time()
         room_tokens, log = self._key("room", code, "tokens"), self._key("log", code)
+        if settle is None and self._hashes.get(code) == hashes:
+            # Most changes: the seats as this process loaded them under the room's lock, no game settled.
+            with self._redis.pipeline(transaction=True) as pipe:
+                self._queue_save(
+                    pipe, code, text, data["touched"], set(hashes), hashes, self._entries(code, data, rolls, now), {}
+                )
+                pipe.execute()
+            return
 
         def change(pipe):
             old = {h.decode() for h in pipe.smembers(room_tokens)}
             settled = self._settled(pipe, log, settle) if settle is not None else {}
-            first = pipe.incrby(self._key("rolls", "seq"), len(rolls)) - len(rolls) + 1 if rolls else 0
-            entries = [{**_entry(code, data, roll, now), "seq": first + n} for n, roll in enumerate(rolls)]
+            entries = self._entries(code, data, rolls, now, pipe)
             for entry in entries:  # as in the other stores, a roll logged with its game's end is settled too
                 entry["public"] = entry["public"] or (settle is not None and entry["game"] == settle)
             pipe.multi()
             self._queue_save(pipe, code, text, data["touched"], old, hashes, entries, settled)
 
         self._redis.transaction(change, room_tokens, log)
+        self._hashes[code] = hashes
+
+    def _entries(self, code, data, rolls, now, client=None) -> list[dict]:
+        """The log entries of `rolls`, numbered in the order of every room's rolls."""
+        if not rolls:
+            return []
+        first = (client or self._redis).incrby(self._key("rolls", "seq"), len(rolls)) - len(rolls) + 1
+        return [{**_entry(code, data, roll, now), "seq": first + n} for n, roll in enumerate(rolls)]
 
     def _settled(self, pipe, log: str, game: int) -> dict[int, str]:
         """Index -> entry made public, for the entries of `game` in the log not public yet."""
@@ -560,6 +583,7 @@ class RedisStore:
     def delete(self, code: str) -> None:
         """Forget the room; its rolls stay in the log, without names."""
         room_tokens, log = self._key("room", code, "tokens"), self._key("log", code)
+        self._hashes.pop(code, None)
 
         def change(pipe):
             old = [h.decode() for h in pipe.smembers(room_tokens)]

@@ -449,10 +449,13 @@ def _join_page(room, **context):
 
 def _seated(code: str) -> tuple[str, str]:
     """The room's code and this browser's player; a lost seat goes back to the name form."""
-    code = _room_or_404(code)
-    player = _me(code)
+    try:
+        code = normalize_code(code)
+    except IllegalMove:
+        abort(404)
+    player = _me(code)  # a seat says the room is there; without one, is it?
     if player is None:
-        abort(_gone(code, "seat"))
+        abort(_gone(_room_or_404(code), "seat"))
     return code, player
 
 
@@ -468,10 +471,10 @@ def act(code):
     """An action from a form (htmx); answers the changed areas, or the error as a toast."""
     code, player = _seated(code)
     try:
-        act_as(code, player, _form_action())
+        seated = act_as(code, player, _form_action())
     except IllegalMove as error:
         return refusal(error)
-    if _me(code) is None:  # left the room
+    if seated is None:  # left the room
         return _gone(code, "left")
     if _listening(code, player):
         return "", 204  # the page's socket brings what changed, as to everyone else

@@ -219,29 +219,36 @@ def test_a_redis_that_cannot_be_used_stops_the_server_with_one_line(url):
     assert "Traceback" not in output and "hunter2" not in output
 
 
-def test_with_redis_every_push_travels_through_its_message_queue(redis_url):
-    """Several processes reach each other's sockets through Redis: a push goes out on its channel."""
+def test_with_redis_a_push_to_another_process_travels_through_its_message_queue_as_json(redis_url):
+    """Several processes reach each other's sockets through Redis: a push for a socket of another process goes
+    out on the queue's channel (a socket of its own process is sent to straight)."""
     import redis
 
-    server = Server("--redis", redis_url).wait_ready()
+    one, two = Server("--redis", redis_url), Server("--redis", redis_url)
+    one.wait_ready(), two.wait_ready()
     listener = redis.Redis.from_url(redis_url).pubsub()
     try:
         listener.subscribe("maxchen")
-        ann = create_room(server.url, "Ann")
-        ben = join_room(server.url, ann["code"], "Ben")
-        with Player(server.url, ann["token"]) as host, Player(server.url, ben["token"]) as guest:
+        ann = create_room(one.url, "Ann")
+        ben = join_room(one.url, ann["code"], "Ben")
+        with Player(one.url, ann["token"]) as host, Player(two.url, ben["token"]) as guest:
+            sids = {"ben": guest.sio.get_sid()}
             host.act("start")
             guest.wait_for(lambda view: view["phase"] == "playing")  # Ben's view came through the queue
         published = []
         deadline = time.monotonic() + 10
-        while not published and time.monotonic() < deadline:
+        while time.monotonic() < deadline:
             message = listener.get_message(timeout=1)
-            if message and message["type"] == "message":
+            if message is None:
+                break
+            if message["type"] == "message":
                 published.append(json.loads(message["data"]))  # JSON, not pickle (CVE-2025-61765)
-        assert published and published[0]["method"] == "emit"
+        sent_to = {m["room"] for m in published if m["method"] == "emit" and m["event"] == "view"}
+        assert sids["ben"] in sent_to
     finally:
         listener.close()
-        server.stop()
+        one.stop()
+        two.stop()
 
 
 def test_two_processes_on_one_redis_count_simultaneous_checks_once(redis_url):

@@ -135,7 +135,7 @@ class Pushes:
     def __init__(self):
         self.sent = []
 
-    def __call__(self, event, data, to, skip=None):
+    def __call__(self, event, data, to, skip=None, local=False):
         self.sent.append((event, data, to))
 
     def to(self, target):
