@@ -44,11 +44,13 @@ from pathlib import Path  # noqa: E402
 from flask import Flask  # noqa: E402
 from flask_babel import Babel  # noqa: E402
 from flask_socketio import SocketIO  # noqa: E402
+from werkzeug.middleware.proxy_fix import ProxyFix  # noqa: E402
 
 from maxchen import api, assets, classes, events, fastjson, presence, security, serve, throttle, web  # noqa: E402
 from maxchen.botplay import BotPlay  # noqa: E402
 from maxchen.bus import RedisBus  # noqa: E402
 from maxchen.classroom import Classrooms  # noqa: E402
+from maxchen.errors import IllegalMove  # noqa: E402
 from maxchen.presence import RedisPresence  # noqa: E402
 from maxchen.rooms import Rooms  # noqa: E402
 from maxchen.store import MemoryStore, RedisStore, SqliteStore  # noqa: E402
@@ -114,7 +116,18 @@ def create_app(test_config=None) -> Flask:
         class_board.table_changed(room)
 
     rooms.changed = changed
+    if isinstance(rooms.store, RedisStore):
+        import redis
+
+        # Redis away (restarting, the network between): a refusal that says so, never a change half made.
+        down = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+        for error in down:
+            app.register_error_handler(error, lambda _error: web.refusal(IllegalMove("store_down")))
+        events.refuse_on(socketio, down)
     security.init_app(app, app.config.get("MAXCHEN_HOSTS"))  # after Socket.IO: its requests are checked too
+    if app.config.get("PROXIES"):  # outermost: the client's address and scheme as the proxies saw them
+        hops = app.config["PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
     return app
 
 
@@ -172,6 +185,13 @@ def main(argv=None):
         metavar="URL",
         help="opt-in: keep rooms in Redis instead of SQLite, e.g. redis://:password@host:6379/0",
     )
+    parser.add_argument(
+        "--proxies",
+        type=int,
+        default=int(os.environ.get("MAXCHEN_PROXIES") or 0),
+        metavar="N",
+        help="behind N proxies (nginx: 1): trust their X-Forwarded-For and -Proto (default 0: trust none)",
+    )
     parser.add_argument("--cert", help="your own certificate (PEM), e.g. from mkcert")
     parser.add_argument("--key", help="the key of --cert (PEM)")
     parser.add_argument("--no-tls", action="store_true", help="serve plain HTTP everywhere")
@@ -185,6 +205,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if bool(args.cert) != bool(args.key):
         parser.error("--cert and --key go together")
+    if args.proxies < 0:
+        parser.error("--proxies counts proxies: 0 or more")
     instance = Path(args.instance).resolve()
     database = args.db or str(instance / "maxchen.db")
     try:
@@ -201,7 +223,11 @@ def main(argv=None):
             "MESSAGE_QUEUE": args.redis,
             "SECRET_KEY": serve.secret_key(instance),
             "MAXCHEN_HOSTS": serve.trusted_hosts(spots, args.public_host),
+            "PROXIES": args.proxies,
         }
+        if args.proxies:  # every connection comes from the proxy: its own limits stand for ours per address
+            os.environ.setdefault("MAXCHEN_CONNECTIONS_PER_ADDRESS", "1000000")
+            os.environ.setdefault("MAXCHEN_WAITING_PER_ADDRESS", "1000000")
         app = create_app(config)
         serve_forever = serve.bind(app, spots, args.async_mode)
     except OSError as error:

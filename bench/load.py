@@ -427,6 +427,9 @@ def step(kind, bases, players, seconds, pids, processes, redis_url=None) -> dict
     time.sleep(seconds * 0.9)
     _, rss = _procs(pids)  # in the steady state, every client still connected
     done = [results.get() for _ in workers]
+    failed = [part["failed"] for part in done if "failed" in part]
+    if failed:
+        raise RuntimeError(f"a client process failed while playing: {failed}")
     wall = time.perf_counter() - started
     cpu1, _ = _procs(pids, redis_url)
     for worker in workers:

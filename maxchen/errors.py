@@ -22,6 +22,7 @@ STATUS = {
     "one_phone": 409,
     "rate_limited": 429,
     "room_broken": 500,
+    "unavailable": 503,
 }
 
 # reason -> the API code it answers with (unless the raiser says otherwise)
@@ -99,6 +100,7 @@ REASONS = {
     "tables_full": "room_full",
     "class_table": "not_allowed",
     "room_busy": "stale",
+    "store_down": "unavailable",
     "class_closed": "not_allowed",
     "closed_flag": "bad_request",
     "class_decides": "not_allowed",

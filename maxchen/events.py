@@ -51,6 +51,16 @@ def _named(data) -> bool:
     return isinstance(data, list) and bool(data) and isinstance(data[0], str)
 
 
+def refuse_on(socketio, errors) -> None:
+    """An event that fails with one of `errors` (the store away) is answered with `store_down`."""
+
+    @socketio.on_error_default
+    def _failed(error):
+        if isinstance(error, errors):
+            return messages.answer(IllegalMove("store_down"))
+        raise error
+
+
 def init_app(app, socketio, rooms, select_locale, languages) -> ClassLive:
     """Register the handlers and hand `rooms` the live pushes; the class boards' pusher is returned."""
 

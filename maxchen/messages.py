@@ -81,6 +81,7 @@ TEXTS = {
     "table_size": _l("A table seats %(low)s to %(high)s students."),
     "nobody_waiting": _l("Nobody is waiting for a table."),
     "room_busy": _l("The table is busy. Try again in a moment."),
+    "store_down": _l("The server cannot reach its storage. Nothing was changed; try again in a moment."),
     "class_closed": _l("The teacher has closed this class to newcomers."),
     "closed_flag": _l("closed must be true or false."),
     "class_table": _l("This table belongs to a class: join the class with its code."),

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+import requests
 
 from maxchen.client import Player, create_room, join_room
 from maxchen.errors import IllegalMove
@@ -303,3 +304,45 @@ def test_two_processes_on_one_redis_count_simultaneous_checks_once(redis_url):
     finally:
         one.stop()
         two.stop()
+
+
+def test_with_redis_away_every_change_is_refused_with_a_reason_and_none_half_made(tmp_path):
+    """Redis stops under a running server: the API, a page's form and a socket are told `store_down`;
+    when Redis is back (its AOF kept the room), the room plays on where it was."""
+    from tests.conftest import RedisServer, need_redis_server
+
+    need_redis_server()
+    aof = ("--appendonly", "yes", "--appendfsync", "always")
+    redis_server = RedisServer(tmp_path, *aof).start()
+    server = Server("--redis", redis_server.url).wait_ready()
+    try:
+        ann = create_room(server.url, "Ann")
+        code = ann["code"]
+        ben = join_room(server.url, code, "Ben")
+        bot = Player(server.url, ben["token"]).connect()
+        redis_server.shutdown()
+        refused = requests.post(
+            f"{server.url}/api/rooms/{code}/actions",
+            json={"action": "start"},
+            headers={"Authorization": f"Bearer {ann['token']}"},
+            timeout=20,
+        )
+        assert refused.status_code == 503 and refused.json()["error"]["reason"] == "store_down"
+        with pytest.raises(IllegalMove) as told:
+            bot.act("leave")
+        assert told.value.reason == "store_down"
+        page = requests.get(f"{server.url}/r/{code}", timeout=20)
+        assert page.status_code == 503 and "storage" in page.text
+        redis_server = RedisServer(tmp_path, *aof, port=redis_server.port).start()
+        answer = requests.post(
+            f"{server.url}/api/rooms/{code}/actions",
+            json={"action": "start"},
+            headers={"Authorization": f"Bearer {ann['token']}"},
+            timeout=20,
+        )
+        assert answer.status_code == 200 and answer.json()["phase"] == "playing"
+        assert [p["name"] for p in answer.json()["players"]] == ["Ann", "Ben"]  # Ben did not leave
+        bot.disconnect()
+    finally:
+        server.stop()
+        redis_server.stop()

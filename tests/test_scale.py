@@ -179,3 +179,26 @@ def test_a_process_killed_mid_game_its_players_go_on_on_the_other(browser, proce
             bot.stop()
         for phone in phones:
             phone.context.close()
+
+
+@pytest.mark.parametrize("proxies", [0, 1])
+def test_behind_a_proxy_the_clients_address_and_scheme_are_the_proxys_word(proxies):
+    """--proxies 1 (nginx in front): the page's https origin is its own, and each client counts as its own
+    address; without it, a client's X-Forwarded-For is not believed."""
+    from app import create_app
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "PROXIES": proxies, "MAXCHEN_LIMIT_FAILURES": "2 per minute"})
+    client = app.test_client()
+
+    def through_proxy(address):
+        return {"Host": "party.example", "X-Forwarded-Proto": "https", "X-Forwarded-For": address}
+
+    made = client.post(
+        "/rooms", data={"name": "Ann"}, headers={**through_proxy("203.0.113.5"), "Origin": "https://party.example"}
+    )
+    assert made.status_code == (303 if proxies else 403)  # an https page's own form, or to a plain server a stranger
+    for _ in range(2):
+        assert client.get("/r/ZZZZZ", headers=through_proxy("203.0.113.5")).status_code == 404
+    assert client.get("/r/ZZZZZ", headers=through_proxy("203.0.113.5")).status_code == 429
+    other = client.get("/r/ZZZZZ", headers=through_proxy("198.51.100.7")).status_code
+    assert other == (404 if proxies else 429)  # another client behind the proxy is not the guesser
