@@ -148,12 +148,19 @@ def _sweeper(app):
 
 def _heartbeat(rooms):
     """Several processes on Redis: say this one lives, take a gone one's sockets out."""
+    failing = False
     while True:
         socketio.sleep(presence.HEARTBEAT)
         try:
             rooms.heartbeat()
-        except Exception:  # Redis away for a moment: the next beat tries again
-            logging.getLogger(__name__).exception("presence heartbeat failed")
+        except Exception as error:  # Redis away for a moment: said once, and the next beat tries again
+            if not failing:
+                logging.getLogger(__name__).warning("presence heartbeat failed (Redis away?): %s", error)
+            failing = True
+        else:
+            if failing:
+                logging.getLogger(__name__).warning("presence heartbeat works again")
+            failing = False
 
 
 def _store(redis_url, database):
