@@ -44,7 +44,6 @@ from pathlib import Path  # noqa: E402
 from flask import Flask  # noqa: E402
 from flask_babel import Babel  # noqa: E402
 from flask_socketio import SocketIO  # noqa: E402
-from werkzeug.middleware.proxy_fix import ProxyFix  # noqa: E402
 
 from maxchen import api, assets, classes, events, fastjson, presence, security, serve, throttle, web  # noqa: E402
 from maxchen.botplay import BotPlay  # noqa: E402
@@ -126,8 +125,8 @@ def create_app(test_config=None) -> Flask:
         events.refuse_on(socketio, down)
     security.init_app(app, app.config.get("MAXCHEN_HOSTS"))  # after Socket.IO: its requests are checked too
     if app.config.get("PROXIES"):  # outermost: the client's address and scheme as the proxies saw them
-        hops = app.config["PROXIES"]
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
+        addresses = app.config.get("PROXY_ADDRESSES") or security.LOOPBACK
+        app.wsgi_app = security.Proxied(app.wsgi_app, app.config["PROXIES"], addresses)
     return app
 
 
@@ -199,6 +198,13 @@ def main(argv=None):
         metavar="N",
         help="behind N proxies (nginx: 1): trust their X-Forwarded-For and -Proto (default 0: trust none)",
     )
+    parser.add_argument(
+        "--proxy-address",
+        action="append",
+        default=os.environ.get("MAXCHEN_PROXY_ADDRESSES", "").split(),
+        metavar="ADDR",
+        help="where the proxy connects from, if not this machine (default 127.0.0.1 and ::1); repeatable",
+    )
     parser.add_argument("--cert", help="your own certificate (PEM), e.g. from mkcert")
     parser.add_argument("--key", help="the key of --cert (PEM)")
     parser.add_argument("--no-tls", action="store_true", help="serve plain HTTP everywhere")
@@ -231,12 +237,12 @@ def main(argv=None):
             "SECRET_KEY": serve.secret_key(instance),
             "MAXCHEN_HOSTS": serve.trusted_hosts(spots, args.public_host),
             "PROXIES": args.proxies,
+            "PROXY_ADDRESSES": args.proxy_address or list(security.LOOPBACK),
         }
-        if args.proxies:  # every connection comes from the proxy: its own limits stand for ours per address
-            os.environ.setdefault("MAXCHEN_CONNECTIONS_PER_ADDRESS", "1000000")
-            os.environ.setdefault("MAXCHEN_WAITING_PER_ADDRESS", "1000000")
         app = create_app(config)
-        serve_forever = serve.bind(app, spots, args.async_mode)
+        # The proxy's connections carry every phone: the proxy limits them per address, not we.
+        proxies = config["PROXY_ADDRESSES"] if args.proxies else ()
+        serve_forever = serve.bind(app, spots, args.async_mode, unlimited=proxies)
     except OSError as error:
         print(f"maxchen: cannot listen on port {args.port}: {error.strerror or error}", file=sys.stderr)
         sys.exit(1)

@@ -311,19 +311,24 @@ async def seat_rooms(kind, bases, players: int) -> list[list[Client]]:
     return rooms
 
 
-def _procs(pids, redis_url=None) -> tuple[float, int]:
-    """(CPU seconds, RSS bytes) of the server processes (and Redis's CPU seconds)."""
+def _procs(pids) -> tuple[float, int]:
+    """(CPU seconds, RSS bytes) of the server processes together."""
     cpu = rss = 0
     for pid in pids:
         one_cpu, one_rss = _proc(pid)
         cpu, rss = cpu + one_cpu, rss + one_rss
-    if redis_url:
-        import redis
-
-        with redis.Redis.from_url(redis_url) as client:
-            info = client.info("cpu")
-        cpu += info["used_cpu_user"] + info["used_cpu_sys"]
     return cpu, rss
+
+
+def _redis_cpu(redis_url) -> float:
+    """Redis's own CPU seconds so far (its INFO), or 0 without Redis."""
+    if not redis_url:
+        return 0.0
+    import redis
+
+    with redis.Redis.from_url(redis_url) as client:
+        info = client.info("cpu")
+    return info["used_cpu_user"] + info["used_cpu_sys"]
 
 
 def _proc(pid) -> tuple[float, int]:
@@ -397,7 +402,7 @@ async def warm_up(kind, bases, actions=12):
     await asyncio.gather(*(client.close() for client in room))
 
 
-def step(kind, bases, players, seconds, pids, processes, redis_url=None) -> dict:
+def step(kind, bases, players, seconds, pids, processes, redis_url=None, idle=()) -> dict:
     """One load step, its clients spread over `processes` processes (one event loop is not enough)."""
     asyncio.run(warm_up(kind, bases))
     time.sleep(0.5)
@@ -421,7 +426,8 @@ def step(kind, bases, players, seconds, pids, processes, redis_url=None) -> dict
         failed = [part for part in (results.get(timeout=30) for _ in workers) if "failed" in part]
         raise RuntimeError(f"a client process failed while seating: {failed}") from None
     time.sleep(1)
-    cpu0, _ = _procs(pids, redis_url)
+    cpu0, _ = _procs(pids)
+    redis0, idle0 = _redis_cpu(redis_url), _procs(idle)[0]
     started = time.perf_counter()
     go.wait()
     time.sleep(seconds * 0.9)
@@ -431,7 +437,8 @@ def step(kind, bases, players, seconds, pids, processes, redis_url=None) -> dict
     if failed:
         raise RuntimeError(f"a client process failed while playing: {failed}")
     wall = time.perf_counter() - started
-    cpu1, _ = _procs(pids, redis_url)
+    cpu1, _ = _procs(pids)
+    redis1, idle1 = _redis_cpu(redis_url), _procs(idle)[0]
     for worker in workers:
         worker.join()
     ms = [x * 1000 for part in done for x in part["latencies"]]
@@ -447,6 +454,8 @@ def step(kind, bases, players, seconds, pids, processes, redis_url=None) -> dict
         "actions/s": sum(part["actions"] / part["wall"] for part in done),
         "errors": sum(part["errors"] for part in done),
         "cpu %": 100 * (cpu1 - cpu0) / wall,
+        "redis cpu %": 100 * (redis1 - redis0) / wall,
+        "idle cpu %": 100 * (idle1 - idle0) / wall / max(1, len(idle)),
         "client cpu %": sum(100 * part["cpu"] / part["wall"] for part in done),
         "client lag p95": 1000 * _pct(lags, 0.95),
         "KB/player": (rss - rss_before) / 1024 / max(1, seated),
@@ -511,6 +520,13 @@ def main(argv=None) -> list[dict]:
     parser.add_argument("--processes", type=int, default=1, help="server processes (default 1; more need --redis)")
     parser.add_argument("--redis", metavar="URL", help="run the server processes on this Redis (scaled out)")
     parser.add_argument(
+        "--idle-processes",
+        type=int,
+        default=0,
+        metavar="K",
+        help="K more server processes on the Redis that no client uses: what following the others costs each",
+    )
+    parser.add_argument(
         "--checkout",
         type=Path,
         default=ROOT,
@@ -519,6 +535,8 @@ def main(argv=None) -> list[dict]:
     args = parser.parse_args(argv)
     if args.processes > 1 and not args.redis:
         parser.error("--processes N needs --redis URL: processes share rooms only through Redis")
+    if args.idle_processes and not args.redis:
+        parser.error("--idle-processes needs --redis URL")
     if args.url and args.processes > 1:
         parser.error("--url is one running server: --processes starts its own")
     kinds = ("browser", "bot") if args.kind == "both" else (args.kind,)
@@ -534,18 +552,34 @@ def main(argv=None) -> list[dict]:
                 started = (
                     []
                     if args.url
-                    else [start_server(instance, args.checkout, args.redis) for _ in range(args.processes)]
+                    else [
+                        start_server(instance, args.checkout, args.redis)
+                        for _ in range(args.processes + args.idle_processes)
+                    ]
+                )
+                started, idle = (
+                    started[: len(started) - args.idle_processes],
+                    started[len(started) - args.idle_processes :],
                 )
                 bases = [args.url] if args.url else [base for _, base in started]
                 try:
                     pids = [server.pid for server, _ in started]
-                    row = step(kind, bases, players, args.seconds, pids, args.client_processes, args.redis)
+                    row = step(
+                        kind,
+                        bases,
+                        players,
+                        args.seconds,
+                        pids,
+                        args.client_processes,
+                        args.redis,
+                        [s.pid for s, _ in idle],
+                    )
                 except RuntimeError:
                     for log in Path(instance).glob("server-*.log"):  # what the servers said of it
                         print(f"--- {log.name}:", log.read_text()[-3000:], sep="\n", file=sys.stderr)
                     raise
                 finally:
-                    for server, _ in started:
+                    for server, _ in started + idle:
                         server.terminate()
                         server.wait()
             results.append(row)
@@ -557,7 +591,9 @@ def main(argv=None) -> list[dict]:
                     f"  class board: {row['board/s']:.1f} pushes/s, {row['board KB/s']:.1f} KB/s"
                     if kind == "class"
                     else ""
-                ),
+                )
+                + (f"  Redis CPU {row['redis cpu %']:.0f} %" if args.redis else "")
+                + (f", an idle process {row['idle cpu %']:.0f} %" if args.idle_processes else ""),
                 flush=True,
             )
     return results

@@ -103,8 +103,10 @@ class _SlowBody:
         return getattr(self._body, name)
 
 
-def eventlet_protocol():
-    """eventlet.wsgi's HttpProtocol with the limits above (eventlet imported only here)."""
+def eventlet_protocol(unlimited=()):
+    """eventlet.wsgi's HttpProtocol with the limits above (eventlet imported only here); connections
+    from the `unlimited` addresses (a proxy in front, which limits its own clients) are not counted."""
+    unlimited = frozenset(unlimited)
     head_timeout, body_timeout, grace = setting("HEAD_TIMEOUT"), setting("BODY_TIMEOUT"), setting("GRACE")
     per_address = int(setting("WAITING_PER_ADDRESS"))
     open_per_address = int(setting("CONNECTIONS_PER_ADDRESS"))
@@ -131,6 +133,9 @@ def eventlet_protocol():
         def handle(self):
             address = self.client_address[0] if isinstance(self.client_address, tuple) else str(self.client_address)
             self._address = address
+            if address in unlimited:
+                self.served = True  # the proxy sent it: no per-address line to wait in
+                return super().handle()
             if holding[address] >= open_per_address:
                 self.close_connection = 1
                 now = time.monotonic()

@@ -18,7 +18,7 @@ from . import messages
 from .classroom import normalize_class_code
 from .errors import IllegalMove
 from .live import ClassLive, Live, channel
-from .presence import WATCHERS_PER_ROOM, Socket
+from .presence import Socket
 from .rooms import normalize_code
 from .web import browser_classes, browser_seats
 
@@ -206,8 +206,6 @@ def init_app(app, socketio, rooms, select_locale, languages) -> ClassLive:
         if auth.get("watch") is True:
             if rooms.load(code).shared:
                 raise IllegalMove("one_phone")  # the table's one phone is the only screen it has
-            if sum(s.player is None for s in rooms.presence.sockets(code)) >= WATCHERS_PER_ROOM:
-                raise IllegalMove("watchers_full", limit=WATCHERS_PER_ROOM)
             throttle.watcher(request.remote_addr or "")
             return Socket(request.sid, code, None, _lang(auth))
         token = browser_seats().get(code)

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 
 from .dice import SystemDice
 from .errors import IllegalMove
-from .presence import ACTIVITIES, Presence, Socket
+from .presence import ACTIVITIES, WATCHERS_PER_ROOM, Presence, Socket
 from .rulesets import DEFAULT, RULESETS
 from .store import MemoryStore
 from .table import CODE_ALPHABET, CODE_LENGTH, MAX_SEATS, ROOM_TTL, Room, hash_token, normalize_code, ruleset_name
@@ -258,6 +258,9 @@ class Rooms:
         with self._locked(socket.code) as room:
             if socket.player is not None and room.seat(socket.player) is None:
                 raise IllegalMove("not_member")
+            watchers = sum(s.player is None for s in self.presence.sockets(room.code))
+            if socket.player is None and watchers >= WATCHERS_PER_ROOM:  # counted under the lock: every process's
+                raise IllegalMove("watchers_full", limit=WATCHERS_PER_ROOM)
             was_connected = socket.player in self.presence.connected(room.code)
             replaced = self.presence.add(socket)
             if replaced is None:
@@ -300,8 +303,11 @@ class Rooms:
     def heartbeat(self) -> None:
         """Presence's beat (several processes): rooms whose sockets a gone process took along hear it."""
         for code in self.presence.beat():
-            with contextlib.suppress(IllegalMove), self._locked(code) as room:
-                self._notify(room, areas=("players",))
+            try:
+                with self._locked(code) as room:
+                    self._notify(room, areas=("players",))
+            except IllegalMove:  # the room is gone (a Redis that came back empty): so is its presence
+                self.presence.forget(code)
 
     def sweep(self) -> list[str]:
         """Drop rooms untouched for `ttl` seconds and with nobody connected."""

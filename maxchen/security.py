@@ -75,6 +75,26 @@ class Guard:
         return self.app(environ, respond)
 
 
+LOOPBACK = ("127.0.0.1", "::1")
+
+
+class Proxied:
+    """Behind `hops` proxies (werkzeug's ProxyFix): their X-Forwarded-For and -Proto are believed, but only on
+    connections that come from one of the proxies' `addresses`; anyone else who reaches the server directly
+    is taken at their own address, whatever headers they send."""
+
+    def __init__(self, app, hops: int, addresses=LOOPBACK):
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        self.app = app
+        self.fixed = ProxyFix(app, x_for=hops, x_proto=hops)
+        self.addresses = frozenset(addresses)
+
+    def __call__(self, environ, start_response):
+        trusted = environ.get("REMOTE_ADDR") in self.addresses
+        return (self.fixed if trusted else self.app)(environ, start_response)
+
+
 def init_app(app, trusted_hosts=None):
     """The cookie rule, and headers and (when given) trusted host names on every answer."""
     app.session_interface = SessionInterface()

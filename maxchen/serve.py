@@ -70,8 +70,9 @@ def open_files() -> int:
     return soft
 
 
-def bind(app, spots, mode):
-    """Listen on every spot (failing loudly when busy); returns serve_forever."""
+def bind(app, spots, mode, unlimited=()):
+    """Listen on every spot (failing loudly when busy); returns serve_forever. Connections from the
+    `unlimited` addresses (a proxy's) are not limited per address."""
     if mode == "eventlet":
         import eventlet
         import eventlet.wsgi
@@ -89,7 +90,7 @@ def bind(app, spots, mode):
         # eventlet's default pool is 1,024 connections: ours is the open-file limit.
         capacity = open_files() - 64
 
-        protocol = connections.eventlet_protocol()
+        protocol = connections.eventlet_protocol(unlimited)
 
         def serve():
             pool = eventlet.GreenPool()

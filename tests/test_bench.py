@@ -48,8 +48,8 @@ def test_a_short_run_of_both_kinds_against_the_real_server():
 def test_a_short_run_on_two_processes_and_redis(redis_url):
     """Scaled out: every room's players on both processes in turn, every screen reaching every version."""
     rows = load.main(
-        ["--kind", "both", "--players", "12", "--seconds", "3", "--client-processes", "1"]
-        + ["--processes", "2", "--redis", redis_url]
+        ["--kind", "browser", "--players", "12", "--seconds", "3", "--client-processes", "1"]
+        + ["--processes", "2", "--redis", redis_url, "--idle-processes", "1"]
     )
-    assert [(row["kind"], row["players"], row["errors"]) for row in rows] == [("browser", 12, 0), ("bot", 12, 0)]
+    assert [(row["kind"], row["players"], row["errors"]) for row in rows] == [("browser", 12, 0)]
     assert all(not math.isnan(row["p95"]) and row["actions/s"] > 0 for row in rows)

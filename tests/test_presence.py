@@ -175,3 +175,45 @@ def test_a_change_in_one_process_reaches_the_others_sockets(app, redis_url, redi
     assert pushes_b.to("b-ben") == []  # what Ben may do did not change
     assert "[5, 3]" in pushes_b.to("a-ann")[0]["html"]  # Ann's own cup, sent by the other process
     assert "Würfel versiegelt" in pushes_b.to(channel(code, "de"))[0]["html"]
+
+
+def test_watchers_racing_in_through_two_processes_stop_at_the_limit(redis_url, redis_client, dice):
+    """The watcher count and the new watcher are one step under the room's lock, whichever process."""
+    import threading
+
+    from maxchen.errors import IllegalMove
+    from maxchen.presence import WATCHERS_PER_ROOM
+
+    store = RedisStore(redis_url)
+    processes = [Rooms(store=store, dice=dice, presence=RedisPresence(redis_client)) for _ in range(2)]
+    code = processes[0].create("Ann")["code"]
+    start, refused = threading.Barrier(2 * WATCHERS_PER_ROOM), []
+
+    def watch(n):
+        start.wait()
+        try:
+            processes[n % 2].connect(Socket(f"w{n}", code, None))
+        except IllegalMove as error:
+            refused.append(error.reason)
+
+    threads = [threading.Thread(target=watch, args=(n,)) for n in range(2 * WATCHERS_PER_ROOM)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(processes[0].presence.sockets(code)) == WATCHERS_PER_ROOM
+    assert refused == ["watchers_full"] * WATCHERS_PER_ROOM
+
+
+def test_a_room_gone_while_its_process_stalled_leaves_no_presence_behind(redis_url, redis_client, dice):
+    """A process that comes back (after a stall, or a Redis that lost its data) does not bring back the
+    presence of a room that no longer exists."""
+    store = RedisStore(redis_url)
+    rooms = Rooms(store=store, dice=dice, presence=RedisPresence(redis_client))
+    ann = rooms.create("Ann")
+    rooms.connect(Socket("s1", ann["code"], ann["player"]))
+    redis_client.delete(f"maxchen:proc:{rooms.presence.process}", f"maxchen:room:{ann['code']}")
+    assert RedisPresence(redis_client).beat() == [ann["code"]]  # another process takes the silent one's socket out
+    rooms.heartbeat()  # it lives: it would put its socket back, finds the room gone, and forgets it
+    assert rooms.presence.sockets(ann["code"]) == []
+    assert not list(redis_client.scan_iter(f"maxchen:p:{ann['code']}:*"))

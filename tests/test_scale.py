@@ -27,6 +27,7 @@ class Bot:
     def __init__(self, url, token):
         self.token = token
         self.seen: dict[int, tuple] = {}  # version -> (phase, round, whose turn)
+        self.views: list[tuple[float, dict]] = []  # (when it arrived, the view)
         self._stop = threading.Event()
         self.player = None
         self.connect(url)
@@ -37,12 +38,22 @@ class Bot:
         """(Re)connect to `url` (a process, or the load balancer)."""
         if self.player is not None:
             self.player.sio.disconnect()
-        self.player = Player(url, self.token).connect()
+        player = Player(url, self.token)
+        keep = player._on_view
 
-    def connected(self, player_id) -> bool:
-        """Whether this bot's latest view shows `player_id` as connected."""
-        view = self.player.view
-        return next(p["connected"] for p in view["players"] if p["id"] == player_id)
+        def timed(view):  # when each view arrived, whatever the test's own loop is busy with
+            self.views.append((time.monotonic(), view))
+            keep(view)
+
+        player.sio.on("view", timed)
+        self.player = player.connect()
+
+    def offline_since(self, player_id, moment) -> float | None:
+        """Seconds from `moment` to the first view after it that showed `player_id` offline."""
+        for arrived, view in list(self.views):
+            if arrived >= moment and not next(p["connected"] for p in view["players"] if p["id"] == player_id):
+                return arrived - moment
+        return None
 
     def _play(self):
         while not self._stop.is_set():
@@ -155,13 +166,12 @@ def test_a_process_killed_mid_game_its_players_go_on_on_the_other(browser, proce
         elif "killed" in events and "back" not in events:
             ann = phones[0].page
             dot_off = ann.locator(f"[data-player='{dan_seat['player']}'] .dot.off").count() > 0
-            if "gone" not in events and not cem.connected(dan_seat["player"]):
-                events["gone"] = now - events["killed"]  # as process two's script sees it
-            if "gone" in events and dot_off:  # and as a phone, reconnected to process two, shows it
-                events["shown"] = now - events["killed"]
+            gone = cem.offline_since(dan_seat["player"], events["killed"])  # pushed by process two
+            if gone is not None and dot_off:  # and a phone, reconnected to process two, shows it
+                events["gone"] = gone
                 dan.connect(proxy.url)  # Dan comes back: the balancer sends him to process two
                 events["back"] = now
-            assert now - events["killed"] < 20, events
+            assert now - events["killed"] < 30, events
 
     try:
         for phone in phones:
@@ -170,7 +180,7 @@ def test_a_process_killed_mid_game_its_players_go_on_on_the_other(browser, proce
         play_tables([phones], between=meanwhile)
         cem.player.wait_for(lambda view: view["phase"] == "over", 15)
         assert one.process.poll() is not None and "back" in events  # it died mid-game, and Dan came back
-        assert events["gone"] < 10 and events["shown"] < 10, events
+        assert events["gone"] < 10, events
         assert_same_end(phones, cem)
         assert_screens_agree(phones, [cem, dan])
         assert all(phone.errors == [] for phone in phones), [phone.errors for phone in phones]
@@ -181,10 +191,12 @@ def test_a_process_killed_mid_game_its_players_go_on_on_the_other(browser, proce
             phone.context.close()
 
 
-@pytest.mark.parametrize("proxies", [0, 1])
-def test_behind_a_proxy_the_clients_address_and_scheme_are_the_proxys_word(proxies):
-    """--proxies 1 (nginx in front): the page's https origin is its own, and each client counts as its own
-    address; without it, a client's X-Forwarded-For is not believed."""
+@pytest.mark.parametrize(
+    ("proxies", "peer", "believed"), [(0, "127.0.0.1", False), (1, "127.0.0.1", True), (1, "192.0.2.9", False)]
+)
+def test_behind_a_proxy_the_clients_address_and_scheme_are_the_proxys_word(proxies, peer, believed):
+    """--proxies 1 (nginx in front, on this machine): the page's https origin is its own, and each client counts
+    as its own address. Without it, or from anywhere but the proxy, a client's X-Forwarded-For is not believed."""
     from app import create_app
 
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "PROXIES": proxies, "MAXCHEN_LIMIT_FAILURES": "2 per minute"})
@@ -194,11 +206,16 @@ def test_behind_a_proxy_the_clients_address_and_scheme_are_the_proxys_word(proxi
         return {"Host": "party.example", "X-Forwarded-Proto": "https", "X-Forwarded-For": address}
 
     made = client.post(
-        "/rooms", data={"name": "Ann"}, headers={**through_proxy("203.0.113.5"), "Origin": "https://party.example"}
+        "/rooms",
+        data={"name": "Ann"},
+        headers={**through_proxy("203.0.113.5"), "Origin": "https://party.example"},
+        environ_base={"REMOTE_ADDR": peer},
     )
-    assert made.status_code == (303 if proxies else 403)  # an https page's own form, or to a plain server a stranger
+    assert made.status_code == (303 if believed else 403)  # an https page's own form, or to a plain server a stranger
     for _ in range(2):
-        assert client.get("/r/ZZZZZ", headers=through_proxy("203.0.113.5")).status_code == 404
-    assert client.get("/r/ZZZZZ", headers=through_proxy("203.0.113.5")).status_code == 429
-    other = client.get("/r/ZZZZZ", headers=through_proxy("198.51.100.7")).status_code
-    assert other == (404 if proxies else 429)  # another client behind the proxy is not the guesser
+        missing = client.get("/r/ZZZZZ", headers=through_proxy("203.0.113.5"), environ_base={"REMOTE_ADDR": peer})
+        assert missing.status_code == 404
+    guessed = client.get("/r/ZZZZZ", headers=through_proxy("203.0.113.5"), environ_base={"REMOTE_ADDR": peer})
+    assert guessed.status_code == 429
+    other = client.get("/r/ZZZZZ", headers=through_proxy("198.51.100.7"), environ_base={"REMOTE_ADDR": peer})
+    assert other.status_code == (404 if believed else 429)  # another client behind the proxy is not the guesser
