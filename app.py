@@ -130,6 +130,13 @@ def create_app(test_config=None) -> Flask:
     return app
 
 
+def _count(text: str) -> int:
+    """A number of proxies (from the command line or MAXCHEN_PROXIES): 0 or more, said clearly when not."""
+    if not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of proxies (0, 1, 2, …)")
+    return int(text)
+
+
 def _seconds_range(text: str) -> tuple[float, float]:
     """ "1-3" (from 1 to 3 seconds) or "0.1" (always 0.1)."""
     low, _, high = text.partition("-")
@@ -193,8 +200,8 @@ def main(argv=None):
     )
     parser.add_argument(
         "--proxies",
-        type=int,
-        default=int(os.environ.get("MAXCHEN_PROXIES") or 0),
+        type=_count,
+        default=os.environ.get("MAXCHEN_PROXIES") or "0",
         metavar="N",
         help="behind N proxies (nginx: 1): trust their X-Forwarded-For and -Proto (default 0: trust none)",
     )
@@ -218,8 +225,6 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if bool(args.cert) != bool(args.key):
         parser.error("--cert and --key go together")
-    if args.proxies < 0:
-        parser.error("--proxies counts proxies: 0 or more")
     instance = Path(args.instance).resolve()
     database = args.db or str(instance / "maxchen.db")
     try:

@@ -93,6 +93,8 @@ def _same_origin_posts():
         mine = urlsplit(request.host_url)
         theirs = urlsplit(origin)
         if (theirs.scheme, theirs.netloc) != (mine.scheme, mine.netloc):
+            # Behind a proxy, the usual cause: it does not pass the Host with its port, or the scheme.
+            current_app.logger.warning("refused a POST from %s to %s: another origin", origin, request.host_url)
             abort(403)
     elif request.headers.get("Sec-Fetch-Site") == "cross-site":
         abort(403)

@@ -219,3 +219,17 @@ def test_behind_a_proxy_the_clients_address_and_scheme_are_the_proxys_word(proxi
     assert guessed.status_code == 429
     other = client.get("/r/ZZZZZ", headers=through_proxy("198.51.100.7"), environ_base={"REMOTE_ADDR": peer})
     assert other.status_code == (404 if believed else 429)  # another client behind the proxy is not the guesser
+
+
+def test_a_comment_left_after_a_number_of_proxies_is_said_not_crashed():
+    """systemd's EnvironmentFile keeps a comment after a value: the server says what is wrong in one line."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    env = {**os.environ, "MAXCHEN_PROXIES": "1   # nginx in front"}
+    done = subprocess.run([sys.executable, "app.py", "--port", "1"], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "'1   # nginx in front' is not a number of proxies" in done.stderr.splitlines()[-1]
