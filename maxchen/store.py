@@ -431,6 +431,7 @@ REDIS_PREFIX = "maxchen:"  # every key starts so: a shared Redis keeps ours apar
 
 LOCK_SECONDS = 10  # a change of a room takes milliseconds; a lock older than this was held by a dead process
 LOCK_WAIT = 10
+LOCK_POLL = 0.005  # seconds between tries for a room's lock another process holds (redis-py: 0.1, a tenth of a turn)
 
 
 class _RedisLock:
@@ -490,7 +491,9 @@ class RedisStore:
     def lock(self, code: str):
         """The room's lock across processes: a Redis lock that expires (a process that dies holding it
         frees it after `LOCK_SECONDS`); waiting longer than `LOCK_WAIT` is refused as `room_busy`."""
-        lock = self._redis.lock(self._key("lock", code), timeout=LOCK_SECONDS, blocking_timeout=LOCK_WAIT)
+        lock = self._redis.lock(
+            self._key("lock", code), timeout=LOCK_SECONDS, blocking_timeout=LOCK_WAIT, sleep=LOCK_POLL
+        )
         return _RedisLock(lock, self._lock_lost)
 
     def claim(self, name: str, seconds: float) -> bool:

@@ -233,3 +233,23 @@ def test_a_comment_left_after_a_number_of_proxies_is_said_not_crashed():
     done = subprocess.run([sys.executable, "app.py", "--port", "1"], cwd=ROOT, env=env, capture_output=True, text=True)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "'1   # nginx in front' is not a number of proxies" in done.stderr.splitlines()[-1]
+
+
+def test_scaled_out_pages_and_server_keep_to_websocket(redis_url):
+    """On Redis, long-polling is refused (its requests could reach another process) and pages say so."""
+    import requests
+
+    server = Server("--redis", redis_url).wait_ready()
+    try:
+        polling = requests.get(f"{server.url}/socket.io/", params={"EIO": "4", "transport": "polling"}, timeout=10)
+        assert polling.status_code == 400
+        home = requests.get(server.url + "/", timeout=10).text
+        assert '<meta name="maxchen-transports" content="websocket">' in home
+    finally:
+        server.stop()
+
+
+def test_one_process_pages_may_fall_back_to_long_polling(client):
+    """The default (one process): a network that refuses WebSocket still plays, over long-polling."""
+    assert b"maxchen-transports" not in client.get("/").data
+    assert client.get("/socket.io/", query_string={"EIO": "4", "transport": "polling"}).status_code == 200
