@@ -73,7 +73,9 @@ class Phone:
         # The page runs under its Content-Security-Policy: a violation is an error; so is
         # anything the page's scripts complain of (htmx's errors when a request is cut, say).
         # (A server that is down while it restarts is the network's complaint, not the page's.)
-        network = "ERR_CONNECTION_REFUSED" in message.text or "ERR_EMPTY_RESPONSE" in message.text
+        # (So is an answer cut short by a server process that died under it: kill -9 in the scale-out tests.)
+        cut = ("ERR_CONNECTION_REFUSED", "ERR_EMPTY_RESPONSE", "ERR_CONTENT_LENGTH_MISMATCH", "ERR_CONNECTION_RESET")
+        network = any(reason in message.text for reason in cut)
         if "Content Security Policy" in message.text or (message.type == "error" and not network):
             self.errors.append(message.text)
 
