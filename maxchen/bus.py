@@ -46,6 +46,6 @@ class RedisBus:
                     message = json.loads(raw["data"])
                     if message.pop("from", None) != self.process:
                         heard(message)
-            except Exception:  # Redis away for a moment, or a handler failed: listen again
-                log.exception("the processes' bus stopped; listening again")
+            except Exception as error:  # Redis away for a moment, or a handler failed: listen again
+                log.warning("the processes' bus stopped (%s); listening again", error)
                 self.sleep(1)
