@@ -217,3 +217,23 @@ def test_a_room_gone_while_its_process_stalled_leaves_no_presence_behind(redis_u
     rooms.heartbeat()  # it lives: it would put its socket back, finds the room gone, and forgets it
     assert rooms.presence.sockets(ann["code"]) == []
     assert not list(redis_client.scan_iter(f"maxchen:p:{ann['code']}:*"))
+
+
+def test_the_bus_tells_every_other_process_and_not_itself(redis_client):
+    """`class changed` in one process reaches the others' class boards (each draws its own)."""
+    import threading
+    import time
+
+    from maxchen.bus import RedisBus
+
+    one, two = RedisBus(redis_client, "maxchen:", time.sleep), RedisBus(redis_client, "maxchen:", time.sleep)
+    heard = {"one": [], "two": []}
+    for name, bus in (("one", one), ("two", two)):
+        threading.Thread(target=bus.listen, args=(heard[name].append,), daemon=True).start()
+    deadline = time.monotonic() + 5
+    while redis_client.pubsub_numsub("maxchen:bus")[0][1] < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)  # both listening
+    one.publish({"class": "ABCDEF"})
+    while not heard["two"] and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert heard == {"one": [], "two": [{"class": "ABCDEF"}]}
