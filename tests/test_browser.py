@@ -168,12 +168,20 @@ def shake_by_drag(phone):
     mouse.up()
 
 
-def shake_by_keys(phone):
-    """Keyboard players: the left and right arrow keys in quick turns, then stop."""
-    phone.page.focus("#cup")
-    for i in range(8):
-        phone.page.keyboard.press("ArrowLeft" if i % 2 else "ArrowRight")
-        time.sleep(0.05)
+def shake_by_keys(phone, tries=5):
+    """Keyboard players: the left and right arrow keys in quick turns, then stop; again if the cup did not
+    roll (a busy machine can space the presses further apart than a shake allows: 600 ms)."""
+    for _ in range(tries):
+        phone.page.focus("#cup")
+        for i in range(8):
+            phone.page.keyboard.press("ArrowLeft" if i % 2 else "ArrowRight")
+            time.sleep(0.05)
+        try:  # rolled: the dice lie under the coaster, or the cup is no longer this phone's to shake
+            phone.page.wait_for_selector("#coaster:not([hidden]), #cup:not(.my-turn)", state="attached", timeout=5000)
+            return
+        except sync_api.TimeoutError:
+            continue
+    raise AssertionError("the cup never rolled")
 
 
 def peek(phone, others, screenshot=None) -> list[int]:
