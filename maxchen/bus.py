@@ -31,21 +31,30 @@ class RedisBus:
         self.channel = prefix + "bus"
         self.sleep = sleep
         self.process = secrets.token_hex(8)
+        self.closed = False
+
+    def close(self) -> None:
+        """Stop listening (within a second)."""
+        self.closed = True
 
     def publish(self, message: dict) -> None:
         """Tell every other process."""
         self.redis.publish(self.channel, json.dumps({**message, "from": self.process}))
 
     def listen(self, heard) -> None:
-        """Hand every other process's message to `heard` (runs as a background task, for ever)."""
-        while True:
+        """Hand every other process's message to `heard` (runs as a background task until `close`)."""
+        while not self.closed:
             try:
                 pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(self.channel)
-                for raw in pubsub.listen():
+                while not self.closed:
+                    raw = pubsub.get_message(timeout=1)
+                    if raw is None:
+                        continue
                     message = json.loads(raw["data"])
                     if message.pop("from", None) != self.process:
                         heard(message)
+                pubsub.close()
             except Exception as error:  # Redis away for a moment, or a handler failed: listen again
                 log.warning("the processes' bus stopped (%s); listening again", error)
                 self.sleep(1)

@@ -138,7 +138,8 @@ def wait_turn(phones, timeout=15):
         if phones[0].page.locator(".result").count():
             return None, "over"
         time.sleep(0.05)
-    raise TimeoutError("nobody got a turn")
+    shown = [(phone.page.inner_text("#table")[-200:], phone.page.inner_text("#controls")[:200]) for phone in phones]
+    raise TimeoutError(f"nobody got a turn; the phones show: {shown}")
 
 
 def shake_by_motion(phone):

@@ -233,7 +233,10 @@ def test_the_bus_tells_every_other_process_and_not_itself(redis_client):
     deadline = time.monotonic() + 5
     while redis_client.pubsub_numsub("maxchen:bus")[0][1] < 2 and time.monotonic() < deadline:
         time.sleep(0.01)  # both listening
-    one.publish({"class": "ABCDEF"})
-    while not heard["two"] and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert heard == {"one": [], "two": [{"class": "ABCDEF"}]}
+    try:
+        one.publish({"class": "ABCDEF"})
+        while not heard["two"] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert heard == {"one": [], "two": [{"class": "ABCDEF"}]}
+    finally:
+        one.close(), two.close()
