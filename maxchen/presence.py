@@ -244,15 +244,21 @@ class RedisPresence:
         sockets, activity, seq, held = self._read(code, (("get", "seq"), ("hgetall", "held")))
         return (
             [self._socket(code, sid, fields) for sid, fields in sockets.items()],
-            {f[0]: activity.get(f[0]) for f in sockets.values() if f[0]},
+            self._connected(sockets, activity),
             int(seq or 0),
             {k.decode(): v.decode() for k, v in held.items()},
         )
 
-    def _entry(self, socket: Socket) -> str:
-        """A socket as its room's hash keeps it; `order` says which of a seat's sockets is oldest."""
+    def _count(self, pipe, socket: Socket) -> None:
+        """Queue the socket into its room's hash (`order` says which of a seat's sockets is oldest)."""
         order = self.redis.incr(self._key("p", "order"))
-        return json.dumps([socket.player, socket.lang, socket.kind, self.process, order])
+        entry = json.dumps([socket.player, socket.lang, socket.kind, self.process, order])
+        pipe.hset(self._room_key(socket.code, "sockets"), socket.sid, entry)
+        pipe.incr(self._room_key(socket.code, "seq"))
+
+    @staticmethod
+    def _connected(sockets: dict, activity: dict) -> dict[str, str | None]:
+        return {f[0]: activity.get(f[0]) for f in sockets.values() if f[0]}
 
     @staticmethod
     def _socket(code: str, sid: str, fields: list) -> Socket:
@@ -274,8 +280,7 @@ class RedisPresence:
         if replaced:
             pipe.hdel(self._room_key(code, "sockets"), *(old.sid for old in replaced))
             pipe.hdel(self._room_key(code, "held"), *(held_key(old.sid) for old in replaced))
-        pipe.hset(self._room_key(code, "sockets"), socket.sid, self._entry(socket))
-        pipe.incr(self._room_key(code, "seq"))
+        self._count(pipe, socket)
         pipe.execute()
         with self._lock:
             for old in replaced:
@@ -318,8 +323,7 @@ class RedisPresence:
 
     def connected(self, code: str) -> dict[str, str | None]:
         """Seated players with an open connection in any process, with what they are doing."""
-        sockets, activity = self._read(code)
-        return {f[0]: activity.get(f[0]) for f in sockets.values() if f[0]}
+        return self._connected(*self._read(code))
 
     def seen(self, code: str, player: str) -> None:
         """The player acted: present now."""
@@ -409,11 +413,12 @@ class RedisPresence:
         if self._alive():
             with self._lock:
                 own = list(self._own.values())
+            pipe = self.redis.pipeline()
             for socket in own:
-                self.redis.hset(self._room_key(socket.code, "sockets"), socket.sid, self._entry(socket))
-                self.redis.sadd(self._key("proc", self.process, "rooms"), socket.code)
-                self.redis.incr(self._room_key(socket.code, "seq"))
+                self._count(pipe, socket)
+                pipe.sadd(self._key("proc", self.process, "rooms"), socket.code)
                 changed.add(socket.code)
+            pipe.execute()
         self._trim()
         others = [p.decode() for p in self.redis.smembers(self._key("procs")) if p.decode() != self.process]
         if others:

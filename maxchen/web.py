@@ -158,11 +158,15 @@ def _me(code: str) -> str | None:
         return None
 
 
-def _room_or_404(code: str) -> str:
+def _code_or_404(code: str) -> str:
     try:
-        code = normalize_code(code)
+        return normalize_code(code)
     except IllegalMove:
         abort(404)
+
+
+def _room_or_404(code: str) -> str:
+    code = _code_or_404(code)
     if _rooms().store.load(code) is None:
         abort(404)
     return code
@@ -451,10 +455,7 @@ def _join_page(room, **context):
 
 def _seated(code: str) -> tuple[str, str]:
     """The room's code and this browser's player; a lost seat goes back to the name form."""
-    try:
-        code = normalize_code(code)
-    except IllegalMove:
-        abort(404)
+    code = _code_or_404(code)
     player = _me(code)  # a seat says the room is there; without one, is it?
     if player is None:
         abort(_gone(_room_or_404(code), "seat"))
