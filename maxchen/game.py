@@ -248,9 +248,13 @@ class MaexchenGame(Game):
     def _may_believe(self) -> bool:
         return self.announcement["value"] != rules.MAEXCHEN
 
-    def _announcement_ok(self, value: int) -> bool:
-        previous = self.announcement["value"] if self.announcement else None
+    @staticmethod
+    def follows(value: int, previous: int | None) -> bool:
+        """Whether `value` may be announced after `previous` (RULES.md §2: strictly higher)."""
         return rules.is_higher(value, previous)
+
+    def _announcement_ok(self, value: int) -> bool:
+        return self.follows(value, self.announcement["value"] if self.announcement else None)
 
     def announceable(self) -> list[int]:
         """The values the player with the turn may announce now."""

@@ -105,7 +105,8 @@ def _context(code: str, rules_name: str, names: dict, lang: str) -> dict:
         "rulesets": list(RULESETS),
         "shared_rulesets": SHARED_PHONE,
         "strategy_labels": {key: _(label) for key, label in STRATEGY_LABELS.items()},
-        "chances": lambda value: (stats.at_least(value), stats.beats(value)),  # the teaching hint
+        # The teaching hint: a fresh roll's odds of reaching `value`, and of a true announcement after it.
+        "chances": lambda value: (stats.at_least(value), stats.goes_on(value, rule_set.game.follows)),
         "titles": TITLES,
     }
 

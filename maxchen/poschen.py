@@ -36,9 +36,9 @@ class PoschenGame(MaexchenGame):
     def _may_believe(self):
         return True
 
-    def _announcement_ok(self, value):
-        # After a Mayer the one equal announcement allowed is Mayer again.
-        previous = self.announcement["value"] if self.announcement else None
+    @staticmethod
+    def follows(value, previous):
+        """RULES.md §3: strictly higher, but after a Mayer the one announcement allowed is Mayer again."""
         if previous == rules.MAEXCHEN:
             return value == rules.MAEXCHEN
         return rules.is_higher(value, previous)

@@ -1,9 +1,10 @@
-"""Dice against theory: expected shares, the χ² test and its p-value, the ladder's odds, lies.
+"""Dice against theory: expected shares, the χ² test, its p-value and its power, the ladder's odds, lies.
 
 Pure functions over counts: no state, no I/O (the CSV writer writes to the
 stream it is given). The χ² tail has a closed form for whole degrees of
-freedom (even: a finite sum; odd: erfc and a finite sum), so no statistics
-library is needed.
+freedom (even: a finite sum; odd: erfc and a finite sum), and the power of
+the test is a Poisson mixture of such tails, so no statistics library is
+needed (tests check every figure against scipy.stats).
 """
 
 import datetime
@@ -15,6 +16,10 @@ from . import rules
 
 FACES = (1, 2, 3, 4, 5, 6)
 MIN_EXPECTED = 5  # the usual rule: χ² reads well when every expected count is at least 5
+ALPHA = 0.05  # below it a spread is "unusual"; below SUSPECT "very unlikely by chance"
+SUSPECT = 0.001
+POWER = 0.8  # the power line: how many rolls the test needs to notice the loading 8 times in 10
+LOADED_SIX = Fraction(1, 4)  # the loading the power line speaks of: one die showing a six a quarter of the time
 
 
 value_chance = rules.probability  # RULES.md §1
@@ -28,6 +33,19 @@ def theory(kind: str) -> dict[int, Fraction]:
 
 
 @cache
+def loaded(kind: str) -> dict[int, Fraction]:
+    """Shares with one die loaded (a six `LOADED_SIX` of the time): its `faces`, or `values` of it and a fair one."""
+    die = {face: LOADED_SIX if face == 6 else (1 - LOADED_SIX) / 5 for face in FACES}
+    if kind == "faces":
+        return die
+    shares = dict.fromkeys(rules.VALUES, Fraction(0))
+    for first in FACES:
+        for second in FACES:
+            shares[rules.value_of([first, second])] += die[first] / 6
+    return shares
+
+
+@cache
 def at_least(value: int) -> Fraction:
     """The chance that a fresh roll is `value` or higher on the ladder."""
     return sum((value_chance(v) for v in rules.VALUES if rules.rank(v) >= rules.rank(value)), Fraction(0))
@@ -37,6 +55,14 @@ def at_least(value: int) -> Fraction:
 def beats(value: int) -> Fraction:
     """The chance that a fresh roll beats `value` (what the next player needs without a bluff)."""
     return sum((value_chance(v) for v in rules.VALUES if rules.rank(v) > rules.rank(value)), Fraction(0))
+
+
+def goes_on(value: int, follows) -> Fraction:
+    """The chance that a fresh roll lets the next player announce it truthfully after `value`.
+
+    `follows(value, previous)` is the rule set's ladder: what may be announced after what.
+    """
+    return sum((value_chance(v) for v in rules.VALUES if follows(v, value)), Fraction(0))
 
 
 def chi_square(observed: dict[int, int], expected: dict[int, Fraction]) -> tuple[float, int]:
@@ -74,52 +100,125 @@ def p_value(statistic: float, df: int) -> float:
     return min(1.0, total)
 
 
-def test(observed: dict[int, int], kind: str) -> dict:
-    """Counts against theory: per key the count, share and expected share; χ², df, p, and a verdict.
+def _solve(f, low: float, high: float) -> float:
+    """The x in [low, high] where the increasing `f` crosses 0 (bisection)."""
+    for _ in range(100):
+        middle = (low + high) / 2
+        low, high = (middle, high) if f(middle) < 0 else (low, middle)
+    return (low + high) / 2
 
-    The verdict (a code for the page to word): `few` while some expected
-    count is under `MIN_EXPECTED`, `fair` for p ≥ 0.05, `unusual` for
-    0.001 ≤ p < 0.05, `suspect` below.
-    """
-    expected = theory(kind)
-    total = sum(observed.get(key, 0) for key in expected)
-    statistic, df = chi_square(observed, expected)
-    p = p_value(statistic, df)
-    if total * min(float(share) for share in expected.values()) < MIN_EXPECTED:
-        verdict = "few"
-    elif p >= 0.05:
-        verdict = "fair"
-    elif p >= 0.001:
-        verdict = "unusual"
-    else:
-        verdict = "suspect"
-    rows = [
+
+@cache
+def critical(df: int, alpha: float = ALPHA) -> float:
+    """The χ² a spread must reach to be called unusual at `alpha`."""
+    return _solve(lambda x: alpha - p_value(x, df), 0.0, 1000.0)
+
+
+def noncentral_tail(statistic: float, df: int, shift: float) -> float:
+    """P(noncentral χ² (df, noncentrality `shift`) ≥ `statistic`): central tails mixed by Poisson(shift/2)."""
+    half = shift / 2
+    if half > 700:  # e^-half underflows; the tail is 1 to every digit shown
+        return 1.0
+    weight, total, j = math.exp(-half), 0.0, 0
+    while j < half + 12 * math.sqrt(half) + 40:
+        total += weight * p_value(statistic, df + 2 * j)
+        j += 1
+        weight *= half / j
+    return min(1.0, total)
+
+
+def _shift(kind: str) -> float:
+    """The noncentrality one roll adds under the loading: Σ (loaded − fair)² / fair."""
+    fair, load = theory(kind), loaded(kind)
+    return float(sum((load[key] - share) ** 2 / share for key, share in fair.items()))
+
+
+def power(rolls: int, kind: str) -> float:
+    """How often a test of `rolls` rolls at `ALPHA` notices the loading of `loaded` (large-sample χ²)."""
+    df = len(theory(kind)) - 1
+    return noncentral_tail(critical(df), df, rolls * _shift(kind))
+
+
+@cache
+def rolls_to_notice(kind: str) -> int:
+    """How many rolls the test needs to notice the loading `POWER` of the time."""
+    df = len(theory(kind)) - 1
+    shift = _solve(lambda s: noncentral_tail(critical(df), df, s) - POWER, 0.0, 1000.0)
+    return math.ceil(shift / _shift(kind))
+
+
+def needed(kind: str) -> int:
+    """Rolls before every expected count reaches `MIN_EXPECTED`: before that, no χ² at all."""
+    return math.ceil(MIN_EXPECTED / min(theory(kind).values()))
+
+
+def rows(observed: dict[int, int], kind: str) -> list[dict]:
+    """Per key (ladder order, or face): the count and share observed, and the count and share expected."""
+    total = sum(observed.get(key, 0) for key in theory(kind))
+    return [
         {
             "key": key,
-            "count": observed.get(key, 0),
+            "observed": observed.get(key, 0),
             "share": observed.get(key, 0) / total if total else 0.0,
-            "expected": float(share),
+            "expected": total * float(share),
+            "expected_share": float(share),
         }
-        for key, share in expected.items()
+        for key, share in theory(kind).items()
     ]
-    return {"kind": kind, "total": total, "rows": rows, "chi2": statistic, "df": df, "p": p, "verdict": verdict}
+
+
+def test(observed: dict[int, int], kind: str) -> dict:
+    """Counts against theory: the rows, χ², df, p, a verdict, and how the test would fare against a loaded die.
+
+    The verdict (a code for the page to word): `few` while some expected
+    count is under `MIN_EXPECTED` (and then no χ² at all: `chi2` and `p`
+    are None), `no_sign` for p ≥ `ALPHA` (no evidence against fair dice,
+    which is not evidence for them), `unusual` for `SUSPECT` ≤ p < `ALPHA`,
+    `suspect` below. `power`: how often a test of this many rolls notices
+    one die showing a six a quarter of the time; `to_notice`: the rolls it
+    needs to notice it `POWER` of the time.
+    """
+    table = rows(observed, kind)
+    total = sum(row["observed"] for row in table)
+    result = {
+        "kind": kind,
+        "total": total,
+        "rows": table,
+        "df": len(table) - 1,
+        "needed": needed(kind),
+        "chi2": None,
+        "p": None,
+        "verdict": "few",
+        "power": power(total, kind),
+        "to_notice": rolls_to_notice(kind),
+    }
+    if total < result["needed"]:
+        return result
+    statistic, df = chi_square(observed, theory(kind))
+    p = p_value(statistic, df)
+    verdict = "no_sign" if p >= ALPHA else ("unusual" if p >= SUSPECT else "suspect")
+    return {**result, "chi2": statistic, "p": p, "verdict": verdict}
 
 
 # --- a room's counts, shown only when the table may know them ---
 #
-# A roll counts at once when everyone saw it (at a check or a doubt); a roll
-# passed on unseen (believed, accepted, left in a cup) waits in `pending`
-# until its game is over. Else the board would tell on a liar: "41" ticking
-# up right after Ann's "62" was believed. Keys are strings (the counts are
-# stored as JSON).
+# The dice are judged on every roll of the games that are over and on
+# nothing else: every roll of the game still running waits in `pending`
+# until it is over. Its checked cups alone are a skewed sample (people check
+# what looks like a lie: low values), and a test of them would call fair
+# dice loaded; they are counted apart in `game`, shown as what they are. An
+# unseen roll is never shown before its game is over: the board would tell
+# on a liar ("41" ticking up right after Ann's "62" was believed). Keys are
+# strings (the counts are stored as JSON).
 #
 # Lies along the ladder: `checked` counts, per announced value, the checks and
-# the lies they caught (public at once); `announced` counts every announcement
-# and its lies once the table may know the dice under it (a believed one only
-# when its game is over). Lügen: `doubted` counts, per bid count, the doubts
-# and the bids that fell.
+# the lies they caught (public at once: a sample of what looked like a lie);
+# `announced` counts every announcement of the games that are over and its
+# lies. Lügen: `doubted` counts, per bid count, the doubts and the bids that
+# fell (too high: the bidder could not see the other cups, so not a lie).
 
 PENDING = ("values", "faces", "announced")
+GAME = ("values", "faces")
 
 
 def new_counts() -> dict:
@@ -134,6 +233,7 @@ def new_counts() -> dict:
         "doubts": 0,
         "fell": 0,
         "doubted": {},
+        "game": {kind: {} for kind in GAME},
         "pending": {kind: {} for kind in PENDING},
     }
 
@@ -142,51 +242,62 @@ def _upgrade(counts: dict) -> dict:
     """Counts saved before a kind of count existed get it, empty."""
     for key, empty in new_counts().items():
         counts.setdefault(key, empty)
-    for kind in PENDING:
-        counts["pending"].setdefault(kind, {})
+    for part, kinds in (("pending", PENDING), ("game", GAME)):
+        for kind in kinds:
+            counts[part].setdefault(kind, {})
     return counts
 
 
 def is_lie(roll: dict) -> bool | None:
-    """Whether the claim made with a logged roll was a lie (None: it made none, or it is unknown).
+    """Whether the announcement made with a logged roll was a lie (None: it made none, or it is unknown).
 
     Two dice: the value under the cup is below the announced one (RULES.md §2).
-    Lügen: the bidder's cup of a doubt, when the table held fewer than the bid.
     """
     if roll.get("announced") is not None and roll.get("value") is not None:
         return rules.rank(roll["value"]) < rules.rank(roll["announced"])
+    return None
+
+
+def too_high(roll: dict) -> bool | None:
+    """Lügen: whether the bid of a doubt's bidder's cup fell, the table holding fewer than it (None: no doubt)."""
     if roll.get("bid") and roll.get("found") is not None:
         return not roll["found"]
     return None
+
+
+def _add_dice(target: dict, roll: dict) -> None:
+    if len(roll["dice"]) == 2:  # Mäxchen and Poschen: the value of the two dice
+        _add(target["values"], roll["value"])
+    else:  # Lügen: every die of a cup
+        for face in roll["dice"]:
+            _add(target["faces"], face)
 
 
 def count_rolls(counts: dict, rolls) -> None:
     """Add settled rolls (from `Game.drain_rolls`) to a room's counts."""
     _upgrade(counts)
     for roll in rolls:
-        target = counts if roll.get("public") else counts["pending"]
-        if len(roll["dice"]) == 2:  # Mäxchen and Poschen: the value of the two dice
-            _add(target["values"], roll["value"])
-        else:  # Lügen: every die of a cup
-            for face in roll["dice"]:
-                _add(target["faces"], face)
-        lie = is_lie(roll)
+        _add_dice(counts["pending"], roll)
+        if roll.get("public"):
+            _add_dice(counts["game"], roll)
         if roll.get("announced") is not None:
-            _tally(target["announced"], roll["announced"], lie)
+            _tally(counts["pending"]["announced"], roll["announced"], is_lie(roll))
         if roll.get("found") is None:
             continue
         if roll.get("bid"):  # a doubt: did the bid stand, at what count
+            fell = too_high(roll)
             counts["doubts"] += 1
-            counts["fell"] += lie
-            _tally(counts["doubted"], roll["bid"]["count"], lie)
+            counts["fell"] += fell
+            _tally(counts["doubted"], roll["bid"]["count"], fell)
         else:  # a check: who lied, at what height of the ladder
+            lie = is_lie(roll)
             counts["checks"] += 1
             counts["lies"] += lie
             _tally(counts["checked"], roll["announced"], lie)
 
 
 def settle(counts: dict) -> bool:
-    """The game is over: the rolls nobody saw count now. Whether there were any."""
+    """The game is over: its rolls count now, every one of them. Whether there were any."""
     _upgrade(counts)
     moved = False
     for kind in PENDING:
@@ -199,6 +310,7 @@ def settle(counts: dict) -> bool:
             else:
                 _add(counts[kind], key, n)
         counts["pending"][kind] = {}
+    counts["game"] = {kind: {} for kind in GAME}
     return moved
 
 
@@ -225,16 +337,21 @@ def _tally(counter: dict, key, lie: bool) -> None:
     entry[1] += bool(lie)
 
 
-def shown(counts: dict) -> dict:
-    """What the table may see of a room's counts: the rolls against theory, and the lies along the ladder.
+def _keyed(counter: dict) -> dict[int, int]:
+    return {int(k): n for k, n in counter.items()}
 
-    `ladder`: per announced value (ladder order), the checks and the lies
-    they caught, and all announcements whose dice the table knows and their
-    lies. `bids`: per Lügen bid count, the doubts and the bids that fell.
+
+def shown(counts: dict) -> dict:
+    """What the table may see of a room's counts: the dice against theory, this game's checks, the lies.
+
+    `values`, `faces`: the test of every roll of the games that are over.
+    `checked`: this game's checked cups only, per value or face (no test:
+    a skewed sample). `ladder`: per announced value (ladder order), every
+    check and the lies it caught, and every announcement of the games that
+    are over and its lies. `bids`: per Lügen bid count, the doubts and the
+    bids that fell (too high).
     """
     counts = _upgrade(counts)
-    values = {int(k): n for k, n in counts["values"].items()}
-    faces = {int(k): n for k, n in counts["faces"].items()}
     checked, said = counts["checked"], counts["announced"]
     ladder = [
         {
@@ -248,9 +365,15 @@ def shown(counts: dict) -> dict:
         if str(value) in checked or str(value) in said
     ]
     bids = [{"count": int(k), "doubts": n, "fell": fell} for k, (n, fell) in counts["doubted"].items()]
+    result = {}
+    for kind in GAME:
+        settled, game = _keyed(counts[kind]), _keyed(counts["game"][kind])
+        result[kind] = test(settled, kind) if settled else None
+        result[f"checked_{kind}"] = (
+            {"kind": kind, "total": sum(game.values()), "rows": rows(game, kind)} if game else None
+        )
     return {
-        "values": test(values, "values") if values else None,
-        "faces": test(faces, "faces") if faces else None,
+        **result,
         "checks": counts["checks"],
         "lies": counts["lies"],
         "ladder": ladder,
@@ -279,6 +402,8 @@ LOG_CSV_COLUMNS = (
     "answered_by",
     "outcome",
     "lie",
+    "too_high",
+    "sample",
 )
 # A cell starting with one of these is a formula to a spreadsheet (OWASP, "CSV injection").
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -300,24 +425,30 @@ def log_csv_rows(entries, names: bool = False, table=None):
     Players are P1, P2, … in the order they first appear in the log (rolling
     or answering), so a label stays the same from one download to the next;
     with `names`, their names as they were then. A class's table puts its
-    number (`table`) first. docs/API.md lists the columns.
+    number (`table`) first. `sample`: `all` when every roll of its game is
+    here (the game is over), `checked` while its game runs and only its
+    checked cups may be known (a skewed sample: no test of the dice).
+    docs/API.md lists the columns.
     """
     labels: dict[str, str] = {}
     for entry in entries:
         for player in (entry["player"], entry["answerer"]):
             if player is not None and player not in labels:
                 labels[player] = f"P{len(labels) + 1}"
+    running = {entry["game"] for entry in entries if not entry["public"]}
 
     def who(player, name):
         if names and name:
             return _cell(name)
         return labels.get(player, "")
 
+    def flag(value):
+        return "" if value is None else int(value)
+
     for entry in entries:
         if not entry["public"]:
             continue  # not yet the table's to know: a roll passed on unseen, in a game not over
         bid = entry["bid"] or {}
-        lie = is_lie(entry)
         moment = datetime.datetime.fromtimestamp(entry["time"], datetime.UTC)
         yield ([] if table is None else [table]) + [
             entry["game"],
@@ -333,5 +464,7 @@ def log_csv_rows(entries, names: bool = False, table=None):
             entry["table"],
             who(entry["answerer"], entry["answerer_name"]),
             entry["outcome"],
-            "" if lie is None else int(lie),
+            flag(is_lie(entry)),
+            flag(too_high(entry)),
+            "checked" if entry["game"] in running else "all",
         ]

@@ -156,9 +156,9 @@ def test_the_class_board_shows_every_table_live_and_never_a_hidden_die(app, clas
     rooms.act(two.code, d, {"action": "announce", "value": 21})
     rooms.act(two.code, e, {"action": "check"})
     stats = classes.pooled(classes.overview(code)["tables"])
-    assert stats["values"]["total"] == 2 and stats["checks"] == 2
+    assert stats["checked_values"]["total"] == 2 and stats["checks"] == 2 and stats["values"] is None
     page = app.test_client().get(f"/c/{code}/board").get_data(as_text=True)
-    assert "Statistics of the class" in page and "2 rolls" in page
+    assert "Statistics of the class" in page and "2 checked cups" in page and "No game is over yet" in page
     assert f'href="/c/{code}/stats.csv"' in page and f'href="/r/{code}/stats"' not in page
 
 

@@ -152,11 +152,17 @@ def test_pooled_statistics_add_every_tables_counts():
     total = stats.new_counts()
     for counts in (one, two):
         stats.merge(total, counts)
-    assert total["values"] == {"31": 2}
+    assert total["game"]["values"] == {"31": 2} and total["values"] == {}  # no game over yet
     assert (total["checks"], total["lies"]) == (2, 1)
     assert total["checked"] == {"31": [1, 0], "42": [1, 1]}
-    assert total["pending"]["values"] == {"66": 1}  # unseen stays unseen, pooled or not
-    assert stats.shown(total)["values"]["total"] == 2
+    assert total["pending"]["values"] == {"31": 2, "66": 1}  # every roll waits for its game's end
+    assert stats.shown(total)["checked_values"]["total"] == 2 and stats.shown(total)["values"] is None
+    for counts in (one, two):
+        stats.settle(counts)
+    total = stats.new_counts()
+    for counts in (one, two):
+        stats.merge(total, counts)
+    assert stats.shown(total)["values"]["total"] == 3 and stats.shown(total)["checked_values"] is None
 
 
 def test_a_class_whose_tables_are_gone_is_swept_after_its_time(classes):

@@ -227,10 +227,11 @@ def test_the_boards_statistics_never_tell_on_a_believed_roll(app, rooms, dice):
     assert not any('id="stats"' in html for html in parts(watcher))  # nothing pushed to the board either
     rooms.act(code, ben["player"], {"action": "shake"})
     rooms.act(code, ben["player"], {"action": "announce", "value": 65})
-    rooms.act(code, cem["player"], {"action": "check"})  # Ben's 65 is shown to all: it counts
-    assert counted() == {65: 1}
+    rooms.act(code, cem["player"], {"action": "check"})  # Ben's 65 is shown to all: this game's checked cups
+    assert counted() == {}  # the dice are judged on games that are over, never on the checked cups alone
+    assert "1 checked cup" in board.get(f"/r/{code}/board").get_data(as_text=True)
     assert any('id="stats"' in html for html in parts(watcher))
-    # The game ends (the others leave): now Ann's unseen 41 counts too.
+    # The game ends (the others leave): now every roll of it counts, Ann's unseen 41 too.
     rooms.act(code, ben["player"], {"action": "leave"})
     rooms.act(code, cem["player"], {"action": "leave"})
     assert counted() == {65: 1, 41: 1}

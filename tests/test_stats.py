@@ -1,5 +1,7 @@
 """Dice against theory: shares, χ² and p-values checked against hand sums and printed tables."""
 
+import math
+import random
 from fractions import Fraction
 
 import pytest
@@ -62,23 +64,80 @@ def test_chi_square_of_faces_by_hand():
     result = stats.test(observed, "faces")
     assert result["chi2"] == pytest.approx(3.2)
     assert result["df"] == 5 and result["total"] == 60
-    assert result["verdict"] == "fair"
-    assert [row["count"] for row in result["rows"]] == [14, 6, 10, 10, 10, 10]
+    assert result["verdict"] == "no_sign"  # no evidence against fair dice, which is not evidence for them
+    assert [row["observed"] for row in result["rows"]] == [14, 6, 10, 10, 10, 10]
+    assert [row["expected"] for row in result["rows"]] == [10.0] * 6
 
 
-def test_a_loaded_die_is_called_suspect_and_few_throws_are_called_few():
+def test_a_loaded_die_is_called_suspect_and_few_throws_get_no_figure_at_all():
     assert stats.test({6: 300, 1: 20, 2: 20, 3: 20, 4: 20, 5: 20}, "faces")["verdict"] == "suspect"
-    assert stats.test({6: 3, 1: 2}, "faces")["verdict"] == "few"
-    # Two dice: 180 rolls put 5 on each double: enough to read.
+    few = stats.test({6: 3, 1: 2}, "faces")
+    assert (few["verdict"], few["chi2"], few["p"], few["needed"]) == ("few", None, None, 30)  # 30 × 1/6 = 5
+    # Two dice: 180 rolls put 5 on each double: enough to read; one fewer is not.
     fair = {value: int(180 * stats.value_chance(value)) for value in rules.VALUES}
     result = stats.test(fair, "values")
-    assert result["chi2"] == 0 and result["p"] == 1.0 and result["verdict"] == "fair" and result["df"] == 20
+    assert result["chi2"] == 0 and result["p"] == 1.0 and result["verdict"] == "no_sign" and result["df"] == 20
+    fair[31] -= 1
+    assert stats.test(fair, "values")["chi2"] is None and stats.test(fair, "values")["needed"] == 180
+
+
+# --- every figure against scipy.stats, computed another way ---
+
+
+@pytest.mark.parametrize("df", [1, 2, 4, 5, 19, 20])
+def test_p_values_critical_values_and_power_agree_with_scipy(df):
+    scipy = pytest.importorskip("scipy.stats")
+    for x in (0.3, 1.0, 5.0, 11.07, 31.41, 60.0, 120.0):
+        assert stats.p_value(x, df) == pytest.approx(scipy.chi2.sf(x, df), rel=1e-9, abs=1e-300)
+    assert stats.critical(df) == pytest.approx(scipy.chi2.isf(0.05, df), rel=1e-9)
+    for shift in (0.5, 5.0, 20.0, 80.0, 300.0):
+        ours = stats.noncentral_tail(stats.critical(df), df, shift)
+        assert ours == pytest.approx(scipy.ncx2.sf(scipy.chi2.isf(0.05, df), df, shift), rel=1e-7)
+
+
+def test_the_loaded_die_of_the_power_line_exactly():
+    one = stats.loaded("faces")
+    assert one[6] == Fraction(1, 4) and one[1] == Fraction(3, 20) and sum(one.values()) == 1
+    two = stats.loaded("values")  # that die and a fair one
+    assert sum(two.values()) == 1
+    assert two[66] == Fraction(1, 4) * Fraction(1, 6)
+    assert two[65] == Fraction(1, 4) * Fraction(1, 6) + Fraction(3, 20) * Fraction(1, 6)
+    assert two[21] == 2 * Fraction(3, 20) * Fraction(1, 6)
+
+
+@pytest.mark.parametrize("kind", ["values", "faces"])
+def test_how_many_rolls_the_test_needs_to_notice_the_loaded_die(kind):
+    scipy = pytest.importorskip("scipy.stats")
+    optimize = pytest.importorskip("scipy.optimize")
+    fair, load = stats.theory(kind), stats.loaded(kind)
+    per_roll = float(sum((load[k] - p) ** 2 / p for k, p in fair.items()))
+    df = len(fair) - 1
+    crit = scipy.chi2.isf(0.05, df)
+    shift = optimize.brentq(lambda s: scipy.ncx2.sf(crit, df, s) - 0.8, 0.1, 500)
+    assert stats.rolls_to_notice(kind) == math.ceil(shift / per_roll)  # values 839, faces 257
+    for n in (100, 500, 2000):
+        assert stats.power(n, kind) == pytest.approx(scipy.ncx2.sf(crit, df, n * per_roll), rel=1e-7)
+
+
+def test_the_power_line_holds_for_real_loaded_dice():
+    # Against the χ² test itself: 2,000 samples of `to_notice` rolls with one die loaded.
+    rng = random.Random(7)
+    load = stats.loaded("values")
+    values, weights = list(load), [float(w) for w in load.values()]
+    n = stats.rolls_to_notice("values")
+    noticed = 0
+    for _ in range(400):
+        observed = dict.fromkeys(values, 0)
+        for value in rng.choices(values, weights, k=n):
+            observed[value] += 1
+        noticed += stats.test(observed, "values")["verdict"] in ("unusual", "suspect")
+    assert 0.72 <= noticed / 400 <= 0.88  # 0.8 in theory; ±2 standard errors
 
 
 # --- a room's counts: what the table may know, and when ---
 
 
-def test_a_checked_lie_counts_as_a_lie_at_its_ladder_value_and_a_believed_one_only_after_the_game():
+def test_the_dice_are_judged_on_games_that_are_over_and_checked_cups_are_shown_apart():
     from maxchen.dice import FixedDice
     from maxchen.rooms import Rooms
 
@@ -97,29 +156,35 @@ def test_a_checked_lie_counts_as_a_lie_at_its_ladder_value_and_a_believed_one_on
     rooms.act(code, ann["player"], {"action": "announce", "value": 62})
     rooms.act(code, ben["player"], {"action": "believe"})
     before = shown()
-    assert (before["values"], before["ladder"], before["checks"], before["announced"]) == (None, [], 0, 0)
+    assert (before["values"], before["checked_values"], before["ladder"], before["checks"]) == (None, None, [], 0)
     # Ben's 5-2 behind a "63": Cem checks. A lie, caught, at 63 on the ladder.
     rooms.act(code, ben["player"], {"action": "shake"})
     rooms.act(code, ben["player"], {"action": "announce", "value": 63})
     rooms.act(code, cem["player"], {"action": "check"})
     now = shown()
     assert (now["checks"], now["lies"]) == (1, 1)
-    assert now["ladder"] == [{"value": 63, "checks": 1, "lies": 1, "announced": 1, "untrue": 1}]
+    assert now["ladder"] == [{"value": 63, "checks": 1, "lies": 1, "announced": 0, "untrue": 0}]
+    # The checked cup is this game's checked sample, never in the test of the dice while the game runs.
+    assert now["values"] is None
+    assert now["checked_values"]["total"] == 1
+    assert [r["key"] for r in now["checked_values"]["rows"] if r["observed"]] == [52]
     # Ben opens again: a true 66, checked by Cem: a check that found no lie.
     rooms.act(code, ben["player"], {"action": "shake"})
     rooms.act(code, ben["player"], {"action": "announce", "value": 66})
     rooms.act(code, cem["player"], {"action": "check"})
     now = shown()
-    assert (now["checks"], now["lies"]) == (2, 1)
+    assert (now["checks"], now["lies"], now["values"]) == (2, 1, None)
     assert [row["value"] for row in now["ladder"]] == [63, 66]  # ladder order
-    assert now["ladder"][1] == {"value": 66, "checks": 1, "lies": 0, "announced": 1, "untrue": 0}
-    # The game ends: Ann's believed 62 was a lie, and the table may know it now (never as a check).
+    assert now["ladder"][1] == {"value": 66, "checks": 1, "lies": 0, "announced": 0, "untrue": 0}
+    # The game ends: every roll counts now, the believed 62 too (a lie the table may know now, never as
+    # a check), and the checked sample starts again with the next game.
     for seat in (ben, cem):
         rooms.act(code, seat["player"], {"action": "leave"})
     after = shown()
     assert (after["checks"], after["lies"], after["announced"], after["untrue"]) == (2, 1, 3, 2)
     assert after["ladder"][0] == {"value": 62, "checks": 0, "lies": 0, "announced": 1, "untrue": 1}
-    assert after["values"]["total"] == 3
+    assert after["values"]["total"] == 3 and after["checked_values"] is None
+    assert after["values"]["verdict"] == "few" and after["values"]["chi2"] is None
 
 
 def test_luegen_doubts_count_right_and_wrong_by_the_bids_count():
@@ -142,7 +207,8 @@ def test_luegen_doubts_count_right_and_wrong_by_the_bids_count():
     shown = stats.shown(rooms.load(code).counts)
     assert (shown["doubts"], shown["fell"]) == (2, 1)
     assert shown["bids"] == [{"count": 2, "doubts": 1, "fell": 0}, {"count": 4, "doubts": 1, "fell": 1}]
-    assert shown["faces"]["total"] == 18 and shown["checks"] == 0  # every die of both doubts; no Mäxchen check
+    # Every die of both doubts, this game's checked cups (no test while the game runs); no Mäxchen check.
+    assert shown["faces"] is None and shown["checked_faces"]["total"] == 18 and shown["checks"] == 0
     outcomes = [(r["player"], r["outcome"]) for r in rooms.store.room_log(code)]
     assert outcomes == [(ann, "lie"), (ben, "shown"), (cem, "shown"), (ann, "true"), (ben, "shown"), (cem, "shown")]
 

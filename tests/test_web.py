@@ -566,9 +566,27 @@ def test_the_teaching_hint_gives_the_odds_beside_the_announcement(app, dice):
     act(ann, code, action="start", version=version(ann, code))
     act(ann, code, action="shake", version=version(ann, code))
     act(ann, code, action="announce", value="65", version=version(ann, code))
-    # 65 or more: 65 and the six doubles and Mäxchen, 10/36; beaten by 8/36.
+    # 65 or more: 65 and the six doubles and Mäxchen, 10/36; beaten by 8/36. Said of a fresh roll,
+    # never as the chance that Ann's 65 is true.
     page = ben.get(f"/r/{code}").get_data(as_text=True)
-    assert "A fresh roll reaches this 28 % of the time and beats it 22 % of the time." in page
+    assert (
+        "Chance alone, whatever is under this cup: a fresh roll comes up at least 65 28 % of the time,"
+        " and high enough for the next player to go on without a lie 22 % of the time."
+    ) in page
+
+
+@pytest.mark.parametrize(("rules", "goes_on"), [("maexchen", "0 %"), ("poschen", "6 %")])
+def test_after_a_mayer_the_hint_gives_what_the_next_player_needs(app, dice, rules, goes_on):
+    # Mäxchen: nothing beats 21 (accept or check). Poschen: a Mayer again will do, 2/36.
+    ann, code = make_seat(app)
+    ben, _ = make_seat(app, code, "Ben")
+    act(ann, code, action="configure", version=version(ann, code), rules=rules, **{"option.hint": "on"})
+    dice.add((2, 1))
+    act(ann, code, action="start", version=version(ann, code))
+    act(ann, code, action="shake", version=version(ann, code))
+    act(ann, code, action="announce", value="21", version=version(ann, code))
+    page = ben.get(f"/r/{code}").get_data(as_text=True)
+    assert f"at least 21 6 % of the time, and high enough for the next player to go on without a lie {goes_on}" in page
 
 
 # --- the statistics page and its CSV ---
@@ -619,15 +637,18 @@ def test_a_believed_roll_shows_on_no_page_and_in_no_csv_until_its_game_is_over(a
     # The page's poll asks with the key of what it shows: unchanged, the answer is empty.
     key = re.search(r"key=(\w+)", before[0])[1]
     assert stranger.get(f"/r/{code}/stats?key={key}", headers=HX).status_code == 204
-    # Ben's 6-5 behind a "65", checked by Cem: seen by all, so it counts everywhere at once.
+    # Ben's 6-5 behind a "65", checked by Cem: seen by all, so it shows at once, as a checked cup
+    # (a sample the dice are never judged on).
     rooms.act(code, ben["player"], {"action": "shake"})
     rooms.act(code, ben["player"], {"action": "announce", "value": 65})
     rooms.act(code, cem["player"], {"action": "check"})
     polled = stranger.get(f"/r/{code}/stats?key={key}", headers=HX)
     assert polled.status_code == 200 and "65: 100.0 % (1)" in polled.get_data(as_text=True)
+    assert "the checked cups only" in polled.get_data(as_text=True)
     for shown in (stats_area(stranger, code), board_stats(stranger, code)):
-        assert "41: 0.0 % (0)" in shown and "were lies" in shown  # 65's check, not Ann's 62
-        assert "62: 1 of 1 were lies" not in shown
+        assert "1 checked cup" in shown and "were lies" in shown  # 65's check, not Ann's 62
+        assert "62: 1 of 1 were lies" not in shown and "χ²" not in shown
+        assert not re.search(r"41: [\d.]+ % \([1-9]", shown)  # Ann's 41 is in no count
     (row,) = rows(stranger.get(f"/r/{code}/stats.csv"))
     assert (row["player"], row["dice"], row["announced"], row["answered_by"], row["outcome"], row["lie"]) == (
         "P2",  # Ann rolled first: P1, though her roll is not shown yet
@@ -637,6 +658,7 @@ def test_a_believed_roll_shows_on_no_page_and_in_no_csv_until_its_game_is_over(a
         "true",
         "0",
     )
+    assert row["sample"] == "checked"  # its game runs: a notebook must not test the dice on it
     # The game is over (the others leave): Ann's 4-1 is the table's to know now.
     rooms.act(code, ben["player"], {"action": "leave"})
     rooms.act(code, cem["player"], {"action": "leave"})
@@ -651,6 +673,7 @@ def test_a_believed_roll_shows_on_no_page_and_in_no_csv_until_its_game_is_over(a
         "41",
     )
     assert (first["announced"], first["outcome"], first["lie"], first["answered_by"]) == ("62", "believed", "1", "P2")
+    assert {row["sample"] for row in rows(stranger.get(f"/r/{code}/stats.csv"))} == {"all"}
 
 
 def checked_round(rooms, dice, names, roll, value):
@@ -669,15 +692,19 @@ def checked_round(rooms, dice, names, roll, value):
 def test_the_statistics_page_shows_the_charts_with_their_axes_and_links_the_csv(app, rooms, dice):
     code, ann, ben = checked_round(rooms, dice, ("Ann", "Ben"), (4, 3), 54)
     html = app.test_client().get(f"/r/{code.lower()}/stats").get_data(as_text=True)
-    assert "value (ladder order)" in html and "share of rolls" in html  # the rolls against theory
+    assert "value (ladder order)" in html and "share of checked cups" in html  # this game's checked cups
+    assert "No game is over yet" in html and "share of rolls" not in html  # no test of the dice yet
     assert "announced value (ladder order)" in html and "share that were lies" in html  # the lies
-    assert "1/1" in html and "χ²" in html
+    assert "1/1" in html and "χ²" not in html
     assert f'href="/r/{code}/stats.csv"' in html and "names=1" not in html  # no names for a stranger
     host = seated(app, code, ann["token"]).get(f"/r/{code}/stats").get_data(as_text=True)
     assert f'href="/r/{code}/stats.csv?names=1"' in host
     # The board and the game-over screen lead here.
     assert f'href="/r/{code}/stats"' in app.test_client().get(f"/r/{code}/board").get_data(as_text=True)
     rooms.act(code, ben["player"], {"action": "leave"})
+    html = app.test_client().get(f"/r/{code}/stats").get_data(as_text=True)
+    assert "share of rolls" in html and "1 roll so far: the test of the dice needs about 180." in html
+    assert "χ²" not in html  # no figure before every expected count is 5
     over = seated(app, code, ann["token"]).get(f"/r/{code}").get_data(as_text=True)
     result = over[over.index('class="standings') :]
     assert f'href="/r/{code}/stats"' in result
