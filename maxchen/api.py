@@ -6,6 +6,7 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
+from . import stats
 from .errors import IllegalMove
 from .table import normalize_code
 
@@ -82,6 +83,15 @@ def act(code):
     return jsonify(view if view is not None else {"room": normalize_code(code), "you": None, "left": True})
 
 
+@bp.get("/rooms/<code>/stats")
+def room_stats(code):
+    """The room's statistics as the statistics page shows them, for anyone with the code; no names."""
+    room = _rooms().load(code)
+    if room.shared:
+        raise IllegalMove("one_phone")
+    return jsonify({"room": room.code, "rules": room.rules, **stats.report(stats.shown(room.counts))})
+
+
 def _classes():
     return current_app.extensions["maxchen.classes"]
 
@@ -99,6 +109,13 @@ def class_seat(code):
     table = _classes().table_of(student) if role == "student" else None
     player = _rooms().authenticate(table, bearer_token()) if table else None
     return jsonify({"table": table, "player": player})
+
+
+@bp.get("/classes/<code>/stats")
+def class_stats(code):
+    """Every table of the class pooled, as the class board shows them, for anyone with the code; no names."""
+    overview = _classes().overview(code)
+    return jsonify({"class": overview["code"], **stats.report(_classes().pooled(overview["tables"]))})
 
 
 @cache

@@ -44,14 +44,31 @@ class Result:
     seed: int | None = None
 
     def win_rates(self) -> list[dict]:
-        """Per strategy: games played, wins, the rate and its 95 % interval (Wilson), per seat."""
+        """Per strategy: its seats, the games one of them won, the rate per seat and its 95 % interval.
+
+        A game has one winner, so the games a strategy wins are a binomial
+        count of `games` trials, whatever its number of seats: the interval
+        (Wilson) is of that share, divided by the seats. A strategy holding
+        every seat wins every game: its rate per seat is fixed by symmetry
+        (`fixed`, no interval).
+        """
         rows = []
         for name in dict.fromkeys(self.strategies):
             seats = self.strategies.count(name)
             won = sum(w for s, w in zip(self.strategies, self.wins, strict=True) if s == name)
-            n = self.games * seats  # each seat of that strategy plays every game
-            low, high = wilson(won, n)
-            rows.append({"strategy": name, "seats": seats, "wins": won, "rate": won / n, "low": low, "high": high})
+            fixed = seats == len(self.strategies)
+            low, high = (won / self.games,) * 2 if fixed else wilson(won, self.games)
+            rows.append(
+                {
+                    "strategy": name,
+                    "seats": seats,
+                    "wins": won,
+                    "rate": won / self.games / seats,
+                    "low": low / seats,
+                    "high": high / seats,
+                    "fixed": fixed,
+                }
+            )
         return rows
 
 
@@ -240,22 +257,37 @@ def simulate(strategies: list[str], games: int, seed: int | None = None) -> Resu
     )
 
 
+CSV_COLUMNS = ("section", "key", "seats", "count", "out_of", "rate", "low95", "high95")
+
+
 def write_csv(result: Result, out) -> None:
-    """The result as CSV rows: one per strategy, then one per roll value."""
+    """The result as CSV rows; every column means one thing (docs/API.md, "The simulator's CSV").
+
+    `count` events out of `out_of` chances, `rate` = count / out_of, and the
+    95 % interval (Wilson) of a rate that is a share (empty where it is fixed
+    by symmetry or is no share). `wins`: games one of the strategy's `seats`
+    won, of all games (per seat: divide by `seats`); `roll`: rolls of a value,
+    of all rolls; `checks`: checks that caught a lie, of all checks;
+    `rounds`: rounds played, of all games (the rate is rounds per game).
+    """
+
+    def share(count, out_of, interval=True):
+        low, high = wilson(count, out_of) if interval and out_of else ("", "")
+        return [count, out_of, _fraction(count, out_of)] + [_fraction(low), _fraction(high)]
+
     writer = csv.writer(out)
-    writer.writerow(["section", "key", "count", "rate", "low95", "high95"])
+    writer.writerow(CSV_COLUMNS)
     for row in result.win_rates():
-        writer.writerow(
-            ["wins", row["strategy"], row["wins"], f"{row['rate']:.5f}", f"{row['low']:.5f}", f"{row['high']:.5f}"]
-        )
+        writer.writerow(["wins", row["strategy"], row["seats"], *share(row["wins"], result.games, not row["fixed"])])
     total = sum(result.rolls.values())
     for value, count in result.rolls.items():
-        writer.writerow(["roll", value, count, f"{count / total:.5f}" if total else "", "", ""])
-    lengths = sorted(result.rounds)
-    writer.writerow(["rounds", "mean", f"{sum(lengths) / len(lengths):.3f}", "", "", ""])
-    writer.writerow(
-        ["checks", "caught", result.lies_caught, f"{result.lies_caught / max(1, result.checks):.5f}", "", ""]
-    )
+        writer.writerow(["roll", value, "", *share(count, total)])
+    writer.writerow(["checks", "caught_a_lie", "", *share(result.lies_caught, result.checks)])
+    writer.writerow(["rounds", "per_game", "", *share(sum(result.rounds), result.games, interval=False)])
+
+
+def _fraction(part, whole=1) -> str:
+    return f"{part / whole:.5f}" if part != "" and whole else ""
 
 
 def main(argv=None) -> int:
@@ -278,7 +310,8 @@ def main(argv=None) -> int:
             write_csv(result, out)
     print(f"{result.games} games of {' '.join(result.strategies)} in {result.seconds:.2f} s")
     for row in result.win_rates():
-        print(f"  {row['strategy']:<13} {row['rate']:7.2%}  (95 %: {row['low']:.2%} to {row['high']:.2%})")
+        spread = "fixed by symmetry" if row["fixed"] else f"95 %: {row['low']:.2%} to {row['high']:.2%}"
+        print(f"  {row['strategy']:<13} × {row['seats']} {row['rate']:7.2%} per seat ({spread})")
     print(f"  rounds per game: {sum(result.rounds) / len(result.rounds):.2f}")
     return 0
 

@@ -385,6 +385,71 @@ def shown(counts: dict) -> dict:
     }
 
 
+# --- the same figures as JSON (GET /api/rooms/<code>/stats, /api/classes/<code>/stats) ---
+
+SAMPLES = {
+    "games_over": "every roll (or announcement) of the games that are over: nobody chose which",
+    "checked_cups": "the running game's checked cups only: people check what looks like a lie, so no test of the dice",
+    "checks": "every check: announcements someone doubted",
+    "doubts": "every doubt: bids someone doubted",
+}
+
+
+def report(shown_counts: dict) -> dict:
+    """`shown`'s figures for scripts, each with the sample it comes from (docs/API.md, "Statistics as JSON")."""
+    s = shown_counts
+
+    def dice(test):
+        if test is None:
+            return None
+        keep = ("kind", "total", "df", "chi2", "p", "verdict", "needed", "power", "to_notice")
+        return {"sample": "games_over", **{k: test[k] for k in keep}, "rows": _json_rows(test["rows"])}
+
+    def checked(sample):
+        if sample is None:
+            return None
+        return {
+            "sample": "checked_cups",
+            "kind": sample["kind"],
+            "total": sample["total"],
+            "rows": _json_rows(sample["rows"]),
+        }
+
+    return {
+        "samples": SAMPLES,
+        "dice": {kind: dice(s[kind]) for kind in GAME},
+        "checked_cups": {kind: checked(s[f"checked_{kind}"]) for kind in GAME},
+        "checks": {
+            "sample": "checks",
+            "checks": s["checks"],
+            "lies": s["lies"],
+            "by_value": [{k: row[k] for k in ("value", "checks", "lies")} for row in s["ladder"] if row["checks"]],
+        },
+        "announcements": {
+            "sample": "games_over",
+            "announcements": s["announced"],
+            "lies": s["untrue"],
+            "by_value": [
+                {"value": row["value"], "announcements": row["announced"], "lies": row["untrue"]}
+                for row in s["ladder"]
+                if row["announced"]
+            ],
+        },
+        "doubts": {
+            "sample": "doubts",
+            "doubts": s["doubts"],
+            "too_high": s["fell"],
+            "by_count": [
+                {"count": row["count"], "doubts": row["doubts"], "too_high": row["fell"]} for row in s["bids"]
+            ],
+        },
+    }
+
+
+def _json_rows(table: list[dict]) -> list[dict]:
+    return [{"key": row["key"], "observed": row["observed"], "expected": row["expected"]} for row in table]
+
+
 # --- a room's roll log as CSV ---
 
 LOG_CSV_COLUMNS = (

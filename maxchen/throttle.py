@@ -137,8 +137,8 @@ class Throttle:
         self.limiter = Limiter(
             get_remote_address, app=app, strategy="sliding-window-counter", storage_uri="maxchen-memory://"
         )
-        # The boards (the costliest pages to draw) and the statistics (page, poll, CSV): no seat behind them.
-        pages = (*OPEN_PAGES, "web.board", "classes.board", "web.stats_page")
+        # The boards (the costliest pages to draw) and the statistics (page, poll, JSON): no seat behind them.
+        pages = (*OPEN_PAGES, "web.board", "classes.board", "web.stats_page", "api.room_stats", "api.class_stats")
         limited = (
             ("MAXCHEN_LIMIT_ROOMS", ROOM_MAKERS),
             ("MAXCHEN_LIMIT_PAGES", pages),

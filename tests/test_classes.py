@@ -1,5 +1,6 @@
 """A class over HTTP and Socket.IO: the teacher's desk, students finding their tables, the class board."""
 
+import json
 import random
 import re
 
@@ -333,6 +334,15 @@ def test_a_removed_student_is_told_so_at_the_class_and_a_class_tables_phone_show
     assert "You are no longer in this class." in page and "Join the class" in page
 
 
+def revealed(public, seen: dict) -> list:
+    """Every cup the table has seen opened so far (`seen` by reveal round), the reveal of `public` added."""
+    reveal = public.get("reveal")
+    if reveal and reveal.get("dice"):  # an accepted 21 opens no cup
+        dice = reveal["dice"]
+        seen[(reveal["round"], json.dumps(dice))] = list(dice.values()) if isinstance(dice, dict) else [dice]
+    return [cup for cups in seen.values() for cup in cups]
+
+
 @pytest.mark.parametrize("rules", sorted(RULESETS))
 def test_the_class_board_never_holds_a_hidden_die_or_salt_in_any_phase(app, classes, rooms, rules):
     """A whole game at a class's table, the class board drawn after every move (page and pushes)."""
@@ -348,7 +358,7 @@ def test_the_class_board_never_holds_a_hidden_die_or_salt_in_any_phase(app, clas
     (table,) = classes.overview(code)["tables"]
     seats = [{"player": s.id} for s in table.members()]
     board = socketio.test_client(app, auth={"class": code, "watch": True})
-    drawn, opened, pushed = set(), set(), []
+    drawn, opened, pushed, seen = set(), set(), [], {}
     for _ in range(600):
         room = rooms.load(table.code)
         public = room.public_view(rooms.connected(room.code))
@@ -361,7 +371,12 @@ def test_the_class_board_never_holds_a_hidden_die_or_salt_in_any_phase(app, clas
         )
         assert len(FACE.findall(section)) - shown_again == public_dice(public), section
         pushed += [m["args"][0]["html"] for m in board.get_received() if m["name"] == "parts"]
-        assert not any(salt in text for salt in drawn - opened for text in [html, *pushed])
+        numbers = app.test_client().get(f"/api/classes/{code}/stats").get_json()
+        if room.phase == "playing":  # no game is over: nothing tested yet, and only the cups the table saw
+            assert numbers["dice"] == {"values": None, "faces": None}
+            checked = sum((sample or {"total": 0})["total"] for sample in numbers["checked_cups"].values())
+            assert checked == sum(len(cup) if rules == "luegen" else 1 for cup in revealed(public, seen))
+        assert not any(salt in text for salt in drawn - opened for text in [html, *pushed, json.dumps(numbers)])
         if room.phase != "playing":
             break
         rooms.act(room.code, *some_move(rooms, room.code, seats, rng))

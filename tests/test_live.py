@@ -95,9 +95,21 @@ def test_pushed_parts_and_views_never_hold_a_hidden_die_or_salt(app, rooms, rule
     assert watcher.is_connected() and bot.is_connected() and all(p.is_connected() for p in pages.values())
     rooms.act(code, host["player"], {"action": "start"})
     drawn, opened = set(), set()
+    stranger, told = app.test_client(), None
+    app.config["MAXCHEN_LIMIT_PAGES"] = (
+        "100000 per second"  # asked for after every move  # the statistics as JSON, for anyone with the code
+    )
     for _ in range(600):
         room = rooms.load(code)
         public = room.public_view(rooms.connected(code))
+        # The statistics' JSON changes only when the whole table saw dice: a reveal, or the end of the game.
+        answer = stranger.get(f"/api/rooms/{code}/stats")
+        assert answer.status_code == 200
+        numbers = answer.get_json()
+        now = (json.dumps(numbers, sort_keys=True), (public.get("reveal") or {}).get("round"), room.phase)
+        if told is not None and now[0] != told[0]:
+            assert now[1:] != told[1:], "the statistics changed with no dice shown to the table"
+        told = now
         # No salt of a closed cup in anything sent: not in a part, not in a view (its owner's neither).
         drawn |= closed_salts(room.game)
         opened |= opened_salts(public)
@@ -105,6 +117,7 @@ def test_pushed_parts_and_views_never_hold_a_hidden_die_or_salt(app, rooms, rule
         watched, paged = parts(watcher), {player: parts(client) for player, client in pages.items()}
         sent = [*watched, *(html for htmls in paged.values() for html in htmls)]
         sent += [json.dumps(m["args"][0]) for m in bot.get_received() if m["name"] == "view"]
+        sent.append(told[0])
         assert sent, "every move pushes something"
         assert not any(salt in text for salt in secret for text in sent)
         # The watcher holds exactly the public parts: no cup, no die but the public ones.

@@ -321,12 +321,19 @@ def test_every_documented_status_comes_up(tmp_path):
     checked.call("GET", "/api/classes/{code}/seat", klass, student["token"])
     checked.call("GET", "/api/classes/{code}/seat", klass, "forged")  # 401
     checked.call("GET", "/api/classes/{code}/seat", "ZZZZZZ", student["token"])  # 404
-    # A room whose saved state does not load refuses everything, with 500.
+    # The statistics, of a room, a one-phone table and a class; unknown codes.
+    checked.call("GET", "/api/rooms/{code}/stats", code)
+    checked.call("GET", "/api/rooms/{code}/stats", "ZZZZZ")  # 404
     rooms = app.extensions["maxchen.rooms"]
+    checked.call("GET", "/api/rooms/{code}/stats", rooms.create_shared(["Al", "Bo"])["code"])  # 409 one_phone
+    checked.call("GET", "/api/classes/{code}/stats", klass)
+    checked.call("GET", "/api/classes/{code}/stats", "ZZZZZZ")  # 404
+    # A room whose saved state does not load refuses everything, with 500.
     rooms.store.save(code, {**rooms.store.load(code), "game": {"spoilt": True}})
     checked.join(code, "Cem")
     checked.view(code, ann)
     checked.act(code, ann, "shake")
+    checked.call("GET", "/api/rooms/{code}/stats", code)
     # Past its limit of failures, an address waits for all but the rooms it holds a seat in.
     app.config["MAXCHEN_LIMIT_FAILURES"] = "1 per hour"
     checked.call("GET", "/api/rooms/{code}", code, "forged")  # the one failure allowed
@@ -338,6 +345,8 @@ def test_every_documented_status_comes_up(tmp_path):
     checked.act(code, {"token": "forged"}, "shake")
     checked.call("GET", "/api/classes/{code}/seat", klass, "forged")  # 429
     checked.call("POST", students, klass, json={"name": "Ben"})  # 429
+    checked.call("GET", "/api/rooms/{code}/stats", "ZZZZZ")  # 429
+    checked.call("GET", "/api/classes/{code}/stats", "ZZZZZZ")  # 429
     checked.call("GET", "/api/openapi.yaml")
     documented = {(path, method, int(status)) for path, method, op in _operations() for status in op["responses"]}
     assert checked.seen | _store_down(tmp_path) == documented
@@ -351,7 +360,10 @@ def _store_down(folder) -> set:
         rooms = Rooms(store=RedisStore(redis_server.url))
         checked = Checked(create_app({"TESTING": True, "ROOMS": rooms, "SECRET_KEY": "test"}).test_client())
         ann = checked.create("Ann")
+        klass = checked.client.application.extensions["maxchen.classes"].create()["code"]
         redis_server.shutdown()
+        checked.call("GET", "/api/rooms/{code}/stats", ann["code"])
+        checked.call("GET", "/api/classes/{code}/stats", klass)
         checked.join(ann["code"], "Ben")
         checked.view(ann["code"], ann)
         checked.act(ann["code"], ann, "start")

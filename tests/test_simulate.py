@@ -70,6 +70,22 @@ def test_bad_requests_are_refused(strategies, games):
         simulate.simulate(strategies, games)
 
 
+def test_a_win_rates_interval_counts_games_not_seats():
+    from maxchen.simulate import Result, wilson
+
+    # 1,000 games: the two honest seats won 600 between them, the bluffer 400.
+    result = Result(strategies=["honest", "honest", "bluffer"], games=1000, wins=[310, 290, 400])
+    honest, bluffer = result.win_rates()
+    low, high = wilson(600, 1000)
+    assert honest["rate"] == 0.3 and (honest["low"], honest["high"]) == (low / 2, high / 2)
+    assert (bluffer["low"], bluffer["high"]) == wilson(400, 1000) and not bluffer["fixed"]
+    scipy = pytest.importorskip("scipy.stats")
+    interval = scipy.binomtest(600, 1000).proportion_ci(method="wilson")
+    assert (low, high) == pytest.approx((interval.low, interval.high), rel=1e-6)
+    (alone,) = Result(strategies=["honest", "honest"], games=1000, wins=[503, 497]).win_rates()
+    assert alone["fixed"] and alone["rate"] == alone["low"] == alone["high"] == 0.5
+
+
 def test_the_command_writes_csv():
     command = [sys.executable, "-m", "maxchen.simulate", "--games", "2000", "--seed", "4"]
     answer = subprocess.run(
@@ -79,6 +95,12 @@ def test_the_command_writes_csv():
     wins = [row for row in rows if row["section"] == "wins"]
     assert [row["key"] for row in wins] == ["honest", "bluffer"]
     assert sum(int(row["count"]) for row in wins) == 2000
+    for row in rows:  # every column one meaning: the rate is count / out_of, in every section
+        assert float(row["rate"]) == pytest.approx(int(row["count"]) / int(row["out_of"]), abs=1e-5)
+    checks = next(row for row in rows if row["section"] == "checks")
+    assert checks["key"] == "caught_a_lie" and int(checks["out_of"]) >= int(checks["count"]) > 0
+    rounds = next(row for row in rows if row["section"] == "rounds")
+    assert int(rounds["out_of"]) == 2000 and (rounds["low95"], rounds["high95"]) == ("", "")
     assert [int(row["key"]) for row in rows if row["section"] == "roll"] == list(rules.VALUES)
     refused = subprocess.run([*command, "--strategies", "psychic"], capture_output=True, text=True)
     assert refused.returncode == 2 and "invalid choice" in refused.stderr

@@ -507,7 +507,12 @@ def test_learn_simulates_and_reads_the_dice_against_theory(client):
     assert [name for name, _ in rates] == ["statistician", "honest"]
     assert sum(float(rate) for _, rate in rates) == pytest.approx(100, abs=0.2)
     csv = client.get("/learn?games=500&seat=honest&seat=honest&format=csv")
-    assert csv.mimetype == "text/csv" and csv.get_data(as_text=True).startswith("section,key,count")
+    assert csv.mimetype == "text/csv" and csv.get_data(as_text=True).startswith("section,key,seats,count,out_of")
+
+
+def test_learn_says_when_a_win_rate_is_fixed_by_symmetry(client):
+    html = client.get("/learn?games=200&seat=honest&seat=honest").get_data(as_text=True)
+    assert "<td>honest × 2</td><td>50.0 %</td><td>fixed by symmetry: every player plays it</td>" in html
 
 
 @pytest.mark.parametrize(
@@ -780,3 +785,77 @@ def test_a_long_log_is_sent_in_chunks_with_the_others_turns_between(app, named_g
     assert response.is_streamed
     chunks = [chunk for chunk in response.response if chunk]
     assert len(chunks) >= 2 and b"".join(chunks).decode("utf-8-sig").startswith("game,round,")
+
+
+# --- the statistics as JSON: the page's numbers, computed another way ---
+
+
+def _bot_move(rooms, code, seats, rng) -> None:
+    """One move of an honest bot for whichever seat may move (every move through `Rooms.act`)."""
+    from maxchen import bots
+
+    for seat in rng.sample(seats, len(seats)):
+        move = bots.act("honest", rooms.view(code, seat["player"]), rng)
+        if move:
+            rooms.act(code, seat["player"], move)
+            return
+
+
+def test_the_statistics_json_is_the_csvs_rolls_tested_by_scipy(app, rooms):
+    scipy = pytest.importorskip("scipy.stats")
+    import random
+
+    from maxchen import rules
+    from maxchen.dice import SeededDice
+
+    rooms.dice = SeededDice(11)
+    rng = random.Random(11)
+    seats = [rooms.create("Ann")]
+    code = seats[0]["code"]
+    seats += [rooms.join(code, name) for name in ("Ben", "Cem")]
+    for _ in range(8):  # eight whole games
+        rooms.act(code, seats[0]["player"], {"action": "start"})
+        while rooms.load(code).phase == "playing":
+            _bot_move(rooms, code, seats, rng)
+    rooms.act(code, seats[0]["player"], {"action": "start"})  # a ninth runs: its checked cups apart
+    while rooms.load(code).counts["game"]["values"] == {}:
+        _bot_move(rooms, code, seats, rng)
+    stranger = app.test_client()
+    before = rooms.load(code).to_dict()
+    numbers = stranger.get(f"/api/rooms/{code}/stats").get_json()
+    assert rooms.load(code).to_dict() == before  # reading changes nothing
+    table = rows(stranger.get(f"/r/{code}/stats.csv"))
+    over = [row for row in table if row["sample"] == "all"]
+    checked = [row for row in table if row["sample"] == "checked"]
+    assert checked and over
+    observed = [sum(row["value"] == str(value) for row in over) for value in rules.VALUES]
+    expected = [len(over) * float(rules.probability(value)) for value in rules.VALUES]
+    test = numbers["dice"]["values"]
+    assert [row["observed"] for row in test["rows"]] == observed
+    assert [row["expected"] for row in test["rows"]] == pytest.approx(expected)
+    statistic, p = scipy.chisquare(observed, expected)
+    assert test["total"] == len(over) and test["df"] == 20
+    assert test["chi2"] == pytest.approx(statistic) and test["p"] == pytest.approx(p, rel=1e-9)
+    assert test["verdict"] == ("no_sign" if p >= 0.05 else "unusual" if p >= 0.001 else "suspect")
+    assert numbers["checked_cups"]["values"]["total"] == len(checked)
+    assert numbers["checks"]["checks"] == sum(row["outcome"] in ("true", "lie") for row in table)
+    assert numbers["checks"]["lies"] == sum(row["outcome"] == "lie" for row in table)
+    said = [row for row in over if row["announced"]]
+    assert numbers["announcements"] == {
+        "sample": "games_over",
+        "announcements": len(said),
+        "lies": sum(row["lie"] == "1" for row in said),
+        "by_value": numbers["announcements"]["by_value"],
+    }
+    # The page says the same: its χ² line and its verdict.
+    page = stranger.get(f"/r/{code}/stats").get_data(as_text=True)
+    assert f"χ² = {statistic:.1f}, degrees of freedom 20" in page
+    assert f'data-verdict="{test["verdict"]}"' in page
+    # Names: none, for anyone.
+    assert not {"Ann", "Ben", "Cem"} & set(re.findall(r"\w+", json.dumps(numbers)))
+
+
+@pytest.mark.parametrize("path", ["/api/rooms/ZZZZZ/stats", "/api/rooms/%00/stats", "/api/classes/ZZZZZZ/stats"])
+def test_the_statistics_json_of_no_room_is_a_json_404(client, path):
+    answer = client.get(path)
+    assert answer.status_code == 404 and answer.get_json()["error"]["code"] == "room_not_found"
