@@ -69,11 +69,12 @@ class Player:
             self.seals[round_, cup] = commitment
 
     def fair(self, reveal=None) -> bool | None:
-        """Whether the latest view's reveal (or `reveal`) opens its cups as they were sealed; None if it opens none.
+        """Whether the latest view's reveal (or `reveal`) opens its cups as they were sealed.
 
         Each cup must hash to its commitment (`maxchen.fair.verify`), and the
-        commitment must be the one this client's views carried at the roll,
-        when it saw that roll.
+        commitment must be the one this client's views carried at the roll.
+        None when it opens no cup, or when this client saw no seal of a cup
+        before the reveal (it came later): a reveal's own seal proves nothing.
         """
         reveal = (self.view or {}).get("reveal") if reveal is None else reveal
         checked = verify_reveal(reveal)
@@ -81,7 +82,10 @@ class Player:
             return checked
         sealed = reveal["commitment"]
         cups = sealed.items() if isinstance(sealed, dict) else [("", sealed)]
-        return all(self.seals.get((reveal["round"], cup), commitment) == commitment for cup, commitment in cups)
+        seen = [self.seals.get((reveal["round"], cup)) for cup, _ in cups]
+        if any(seal is not None and seal != commitment for seal, (_, commitment) in zip(seen, cups, strict=True)):
+            return False
+        return None if None in seen else True
 
     def _on_removed(self, _data):
         with self._changed:

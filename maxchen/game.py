@@ -40,7 +40,7 @@ class Option:
 
 # What became of a logged roll: its claim checked and true, or a lie; believed or accepted unseen;
 # shown by a doubt of another's bid (Lügen); left on the table when a round was void (RULES.md §5).
-OUTCOMES = ("true", "lie", "believed", "accepted", "shown", "void")
+OUTCOMES = ("true", "lie", "too_high", "believed", "accepted", "shown", "void")  # too_high: a Lügen bid that fell
 
 
 class Game:

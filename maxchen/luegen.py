@@ -239,7 +239,7 @@ class LuegenGame(Game):
                 outcome = "void"  # RULES.md §5: someone left, the round starts again; nobody saw these dice
             elif player == bid["player"]:
                 found = table >= bid["count"]
-                outcome = "true" if found else "lie"
+                outcome = "true" if found else "too_high"  # not a lie: the bidder saw only their own cup
             else:
                 outcome = "shown"
             self._rolls.append(

@@ -528,7 +528,7 @@ def log_csv_rows(entries, names: bool = False, table=None):
             bid.get("face"),
             entry["table"],
             who(entry["answerer"], entry["answerer_name"]),
-            entry["outcome"],
+            "too_high" if entry["bid"] and entry["outcome"] == "lie" else entry["outcome"],  # logged before too_high
             flag(is_lie(entry)),
             flag(too_high(entry)),
             "checked" if entry["game"] in running else "all",

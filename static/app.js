@@ -319,22 +319,25 @@
   }
 
   // Marks every reveal on the page (the overlay's copy too); a reveal that fails is said aloud once.
+  // A reveal is held to the seal this page saw before it, never to the seal it brings along: a page
+  // that saw no seal for that cup (opened after the roll's round) says so, and shows no tick.
   function checkReveals() {
     const reveals = [...document.querySelectorAll(".reveal[data-round]")].filter((r) => r.querySelector("[data-salt]"));
     if (!reveals.length) return;
     if (!window.sha256) return withSha256(checkReveals);
     for (const reveal of reveals) {
       const mark = reveal.querySelector(".fair-mark");
-      let fair = true;
+      let state = "ok";
       for (const cup of reveal.querySelectorAll("[data-salt]")) {
         const sealed = cup.dataset.commitment;
         const seen = seals.get(reveal.dataset.round + "/" + cup.dataset.cup);
-        const ok = sha256(faces(cup).join(",") + ":" + cup.dataset.salt) === sealed && (seen === undefined || seen === sealed);
-        cup.classList.toggle("unsealed", !ok);
-        fair = fair && ok;
+        const fits = sha256(faces(cup).join(",") + ":" + cup.dataset.salt) === sealed && (seen === undefined || seen === sealed);
+        cup.classList.toggle("unsealed", !fits);
+        if (!fits) state = "bad";
+        else if (seen === undefined && state === "ok") state = "unchecked";
       }
-      if (mark) mark.dataset.state = fair ? "ok" : "bad";
-      if (!fair && warned !== reveal.dataset.round) {
+      if (mark) mark.dataset.state = state;
+      if (state === "bad" && warned !== reveal.dataset.round) {
         warned = reveal.dataset.round;
         $("live").textContent = ($("live").textContent + " " + T.unsealed).trim();
       }

@@ -1093,21 +1093,57 @@ def test_every_phone_checks_the_dice_of_a_check_and_a_tampered_reveal_is_told(br
     settled(ben)
     ben.shot("reveal-verified")
     ben.page.wait_for_selector("#table .last-round .fair-mark[data-state=ok]", state="attached")
-    # Cem's phone got the dice with a wrong key: it warns, on screen and aloud.
-    cem.page.wait_for_selector("#reveal-overlay:not([hidden]) .fair-mark[data-state=bad]")
-    assert cem.page.inner_text("#reveal-overlay .fair-mark").strip() == "⚠ passt nicht zum Siegel!"
-    assert cem.page.locator("#reveal-overlay .reveal-dice.unsealed").count() == 1
+    # Cem's phone got the dice with a wrong key: it warns, on screen and aloud. (Each phone's overlay
+    # closes after a few seconds: the tests wait on the last round's reveal, which stays on the table.)
+    last = "#table .last-round"
+    cem.page.wait_for_selector(f"{last} .fair-mark[data-state=bad]", state="attached")
+    assert cem.page.text_content(f"{last} .fair-mark .bad").strip() == "⚠ passt nicht zum Siegel!"
+    assert cem.page.locator(f"{last} .reveal-dice.unsealed").count() == 1
     cem.page.wait_for_function("() => document.getElementById('live').textContent.includes('Siegel')")
     settled(cem)
     cem.shot("reveal-unsealed-de")
     # The board was shown other dice with a seal that fits them: not the seal it saw at the shake.
-    board.page.wait_for_selector("#reveal-overlay:not([hidden]) .fair-mark[data-state=bad]")
+    board.page.wait_for_selector(f"{last} .fair-mark[data-state=bad]", state="attached")
     truth = requests.get(
         f"{server.url}/api/rooms/{ann['code']}", headers={"Authorization": f"Bearer {ann['token']}"}, timeout=10
     ).json()["reveal"]
-    shown = [int(f) for f in re.findall(r"face-(\d)", board.page.inner_html("#reveal-overlay .reveal-dice"))]
+    shown = [int(f) for f in re.findall(r"face-(\d)", board.page.inner_html(f"{last} .reveal-dice"))]
     assert shown != truth["dice"] and truth["commitment"] == sealed
     for phone in (ben, cem, board):
+        assert phone.errors == []
+        phone.context.close()
+
+
+def test_a_phone_checks_a_reveal_only_against_a_seal_it_saw_before(browser, server):
+    """Ben reloads after Ann's shake (the seal is in his view); Dora opens the room after the check."""
+    ann = create_room(server.url, "Ann")
+    code = ann["code"]
+    ben, cem = Phone(browser, server.url), Phone(browser, server.url, "de-DE")
+    route_parts(cem, other_die_sealed_anew)  # other dice, with a fresh seal that fits them
+    for phone, name in ((ben, "Ben"), (cem, "Cem")):
+        phone.page.goto(f"{server.url}/r/{code}")
+        phone.page.fill("main input[name=name]", name)
+        phone.page.click("main form button[type=submit]")
+        phone.page.wait_for_selector(".lobby-list")
+    assert _api_act(server.url, code, ann["token"], action="start").status_code == 200
+    sealed = _api_act(server.url, code, ann["token"], action="shake").json()["commitment"]
+    for phone in (ben, cem):  # both reload after the shake: the seal comes with the page
+        phone.page.reload()
+        phone.page.wait_for_selector(f"#table .seal code:text-is('{sealed[:8]}')")
+    assert _api_act(server.url, code, ann["token"], action="announce", value=21).status_code == 200
+    ben.page.click("#controls button[data-action=check]")
+    last = "#table .last-round"
+    ben.page.wait_for_selector(f"{last} .fair-mark[data-state=ok]", state="attached")
+    # Cem's page was shown other dice under a seal made for them: not the seal it saw at the roll.
+    cem.page.wait_for_selector(f"{last} .fair-mark[data-state=bad]", state="attached")
+    # Dora opens the board after the check: she saw no seal, so she is told, and sees no tick.
+    dora = Phone(browser, server.url)
+    dora.page.goto(f"{server.url}/r/{code}/board")
+    dora.page.wait_for_selector(f"{last} .fair-mark[data-state=unchecked]", state="attached")
+    said = dora.page.text_content(f"{last} .fair-mark .unchecked").strip()
+    assert said == "sealed before this page was opened: not checked"
+    dora.shot("reveal-unchecked")
+    for phone in (ben, cem, dora):
         assert phone.errors == []
         phone.context.close()
 

@@ -168,3 +168,7 @@ def test_the_python_client_holds_a_reveal_to_the_seal_it_saw_at_the_roll():
     forged = {**honest, "dice": [3, 1], "salt": salt, "commitment": fair.commitment([3, 1], salt)}
     assert fair.verify_reveal(forged) is True and me.fair(forged) is False
     assert me.fair({**honest, "salt": salt}) is False
+    # A client that came after the roll saw no seal of it: it cannot vouch for the reveal.
+    late = Player("http://127.0.0.1:9", "token")
+    late._on_view({**game.view_for(B), "version": 1})
+    assert late.fair() is None and late.fair(forged) is None

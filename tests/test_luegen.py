@@ -297,7 +297,7 @@ def test_a_doubt_logs_every_cup_shown_the_bidders_with_its_verdict_and_a_void_ro
     game.apply(C, "doubt")
     rolls = game.drain_rolls()
     assert [(r["player"], r["dice"], r["value"], r["outcome"], r["found"]) for r in rolls] == [
-        (A, [5, 2, 1], 2, "lie", False),  # the bidder's cup carries the verdict
+        (A, [5, 2, 1], 2, "too_high", False),  # the bidder's cup carries the verdict
         (B, [5, 3, 3], 1, "shown", None),
         (C, [6, 4, 2], 0, "shown", None),
     ]

@@ -210,7 +210,7 @@ def test_luegen_doubts_count_right_and_wrong_by_the_bids_count():
     # Every die of both doubts, this game's checked cups (no test while the game runs); no Mäxchen check.
     assert shown["faces"] is None and shown["checked_faces"]["total"] == 18 and shown["checks"] == 0
     outcomes = [(r["player"], r["outcome"]) for r in rooms.store.room_log(code)]
-    assert outcomes == [(ann, "lie"), (ben, "shown"), (cem, "shown"), (ann, "true"), (ben, "shown"), (cem, "shown")]
+    assert outcomes == [(ann, "too_high"), (ben, "shown"), (cem, "shown"), (ann, "true"), (ben, "shown"), (cem, "shown")]
 
 
 def test_counts_saved_before_the_lies_were_kept_take_them_up_empty():
@@ -220,3 +220,19 @@ def test_counts_saved_before_the_lies_were_kept_take_them_up_empty():
     assert stats.settle(old) is True and stats.settle(old) is False  # once: nothing waits any more
     shown = stats.shown(old)
     assert shown["values"]["total"] == 3 and shown["announced"] == 1 and shown["bids"] == []
+
+
+def test_a_lugen_bid_that_fell_is_too_high_in_the_csv_never_a_lie_and_a_running_games_rows_say_so():
+    base = {"time": 0, "rules": "luegen", "player": "a", "name": "Ann", "answerer": "b", "answerer_name": "Ben"}
+    bid = {"bid": {"count": 4, "face": 5}, "table": 3, "announced": None, "dice": [5, 1, 2], "value": 2}
+    entries = [
+        {**base, **bid, "game": 1, "round": 1, "found": False, "outcome": "lie", "public": True},  # logged before
+        {**base, **bid, "game": 2, "round": 1, "found": False, "outcome": "too_high", "public": True},
+        {**base, **bid, "game": 2, "round": 2, "found": None, "outcome": "void", "public": False},
+    ]
+    header = stats.log_csv_header()
+    rows = [dict(zip(header, row, strict=True)) for row in stats.log_csv_rows(entries)]
+    assert [(r["outcome"], r["lie"], r["too_high"], r["sample"]) for r in rows] == [
+        ("too_high", "", 1, "all"),  # game 1 is over: every roll of it is here
+        ("too_high", "", 1, "checked"),  # game 2 still hides a cup: its rows are a skewed sample
+    ]

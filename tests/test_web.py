@@ -230,6 +230,8 @@ def test_the_fair_page_explains_the_seal_with_an_example_that_verifies(client, l
     sealed = re.search(r"<code>([0-9a-f]{64})</code>", html)[1]
     assert fair.verify([6, 5], salt, sealed)
     assert 'href="/fair"' in client.get("/rules").get_data(as_text=True)  # the rules lead there
+    # It claims what the seal proves and no more: not that the server cannot choose the dice.
+    assert 'class="limits"' in html and "cannot cheat" not in html
 
 
 def cup_view(html) -> dict:
