@@ -41,6 +41,6 @@ clean:
 # Refresh the message catalogues after changing texts; then fill in the new
 # strings in translations/*/LC_MESSAGES/messages.po and run it again.
 translations: $(VENV)/.dev
-	$(BIN)/pybabel extract -F babel.cfg -k _l -k N_ -o translations/messages.pot .
-	$(BIN)/pybabel update -i translations/messages.pot -d translations
+	$(BIN)/pybabel extract --no-wrap -F babel.cfg -k _l -k N_ -o translations/messages.pot .
+	$(BIN)/pybabel update --no-wrap -i translations/messages.pot -d translations
 	$(BIN)/pybabel compile -d translations
