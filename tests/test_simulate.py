@@ -79,7 +79,8 @@ def test_a_win_rates_interval_counts_games_not_seats():
     low, high = wilson(600, 1000)
     assert honest["rate"] == 0.3 and (honest["low"], honest["high"]) == (low / 2, high / 2)
     assert (bluffer["low"], bluffer["high"]) == wilson(400, 1000) and not bluffer["fixed"]
-    scipy = pytest.importorskip("scipy.stats")
+    import scipy.stats as scipy
+
     interval = scipy.binomtest(600, 1000).proportion_ci(method="wilson")
     assert (low, high) == pytest.approx((interval.low, interval.high), rel=1e-6)
     (alone,) = Result(strategies=["honest", "honest"], games=1000, wins=[503, 497]).win_rates()

@@ -804,8 +804,9 @@ def _bot_move(rooms, code, seats, rng) -> None:
 
 
 def test_the_statistics_json_is_the_csvs_rolls_tested_by_scipy(app, rooms):
-    scipy = pytest.importorskip("scipy.stats")
     import random
+
+    import scipy.stats as scipy
 
     from maxchen import rules
     from maxchen.dice import SeededDice
