@@ -10,7 +10,7 @@ needed (tests check every figure against scipy.stats).
 import datetime
 import math
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 
 from . import rules
 
@@ -117,7 +117,9 @@ def critical(df: int, alpha: float = ALPHA) -> float:
 def noncentral_tail(statistic: float, df: int, shift: float) -> float:
     """P(noncentral χ² (df, noncentrality `shift`) ≥ `statistic`): central tails mixed by Poisson(shift/2)."""
     half = shift / 2
-    if half > 700:  # e^-half underflows; the tail is 1 to every digit shown
+    if shift + df - statistic > 6 * math.sqrt(2 * (df + 2 * shift)):  # 6 standard deviations past it
+        return 1.0  # 1 to every digit shown (and e^-half would underflow): no need to sum
+    if half > 700:
         return 1.0
     weight, total, j = math.exp(-half), 0.0, 0
     while j < half + 12 * math.sqrt(half) + 40:
@@ -133,6 +135,7 @@ def _shift(kind: str) -> float:
     return float(sum((load[key] - share) ** 2 / share for key, share in fair.items()))
 
 
+@lru_cache(maxsize=4096)
 def power(rolls: int, kind: str) -> float:
     """How often a test of `rolls` rolls at `ALPHA` notices the loading of `loaded` (large-sample χ²)."""
     df = len(theory(kind)) - 1

@@ -963,6 +963,7 @@ def test_a_class_of_eight_phones_plays_at_two_tables_to_the_end_on_the_class_boa
     projector.page.wait_for_function("() => document.querySelectorAll('.class-table .result').length === 2")
     projector.page.wait_for_selector("#stats .chart")
     assert FACE_OF.findall(projector.page.inner_html("#stats")) == []
+    assert projector.page.evaluate(LABEL_CLASHES) == []  # no count label on a marker or an axis label
     projector.shot("class-board")
     phones[0].shot("class-phone-over")
     assert all(phone.errors == [] for phone in [*phones, projector])
