@@ -25,6 +25,7 @@ from .web import (
     keep_held,
     log_csv,
     refusal,
+    running_game,
 )
 
 bp = Blueprint("classes", __name__)
@@ -170,8 +171,12 @@ def stats_csv(code):
     if names and _role(code)[0] != "teacher":
         raise IllegalMove("not_teacher")
     store = classrooms().store
-    tables = classrooms().load(code)["tables"]
-    logs = [(number, lambda table=table: store.room_log(table)) for number, table in enumerate(tables, 1)]
+    overview = classrooms().overview(code)
+    rooms = {room.code: room for room in overview["tables"]}
+    logs = [
+        (number, lambda table=table: store.room_log(table), running_game(rooms[table]) if table in rooms else None)
+        for number, table in enumerate(classrooms().load(code)["tables"], 1)
+    ]
     return log_csv(logs, code, names, tables=True)
 
 

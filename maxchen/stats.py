@@ -487,23 +487,23 @@ def log_csv_header(tables: bool = False) -> tuple:
     return ("table", *LOG_CSV_COLUMNS) if tables else LOG_CSV_COLUMNS
 
 
-def log_csv_rows(entries, names: bool = False, table=None):
+def log_csv_rows(entries, names: bool = False, table=None, running=None):
     """A room's roll log (`store.room_log`) as CSV rows: one per roll the table may know, oldest first.
 
     Players are P1, P2, … in the order they first appear in the log (rolling
     or answering), so a label stays the same from one download to the next;
     with `names`, their names as they were then. A class's table puts its
     number (`table`) first. `sample`: `all` when every roll of its game is
-    here (the game is over), `checked` while its game runs and only its
-    checked cups may be known (a skewed sample: no test of the dice).
-    docs/API.md lists the columns.
+    here (the game is over), `checked` for the game still `running` (its
+    number) and for a game that never ended: only its checked cups may be
+    known (a skewed sample, no test of the dice). docs/API.md lists the columns.
     """
     labels: dict[str, str] = {}
     for entry in entries:
         for player in (entry["player"], entry["answerer"]):
             if player is not None and player not in labels:
                 labels[player] = f"P{len(labels) + 1}"
-    running = {entry["game"] for entry in entries if not entry["public"]}
+    unsettled = {entry["game"] for entry in entries if not entry["public"]} | {running}
 
     def who(player, name):
         if names and name:
@@ -534,5 +534,5 @@ def log_csv_rows(entries, names: bool = False, table=None):
             "too_high" if entry["bid"] and entry["outcome"] == "lie" else entry["outcome"],  # logged before too_high
             flag(is_lie(entry)),
             flag(too_high(entry)),
-            "checked" if entry["game"] in running else "all",
+            "checked" if entry["game"] in unsettled else "all",
         ]

@@ -191,6 +191,10 @@ def refusal(error: IllegalMove):
     """A refusal as its asker reads it: JSON for the API, a toast for htmx, else a page."""
     if request.path.startswith("/api/"):
         response = jsonify(messages.answer(error))
+    elif request.headers.get("HX-Request") and request.endpoint == "web.stats_page":
+        # The statistics page's poll (htmx alone, no app.js to show a toast): what it shows stays, and
+        # it asks again at its next poll; a toast swapped in would end the polling for good.
+        return make_response("", 204)
     elif request.headers.get("HX-Request"):
         response = make_response(render_template("partials/toast.html", message=_message(error)))
         # The page shows it (static/app.js): the form that sent it may be gone by now.
@@ -381,7 +385,12 @@ def stats_csv(code):
     if names and _me(room.code) != room.host:
         raise IllegalMove("not_host")
     store = _rooms().store
-    return log_csv([(None, lambda: store.room_log(room.code))], room.code, names)
+    return log_csv([(None, lambda: store.room_log(room.code), running_game(room))], room.code, names)
+
+
+def running_game(room) -> int | None:
+    """The number of the game still running at a room, or None."""
+    return room.games if room.phase == "playing" else None
 
 
 CSV_CHUNK = 500  # rows the server writes before it lets the others have their turn
@@ -389,7 +398,8 @@ CSV_CHUNK = 500  # rows the server writes before it lets the others have their t
 
 def log_csv(logs, name: str, names: bool, tables: bool = False):
     """Roll logs as one CSV download, streamed: `logs` are (table number or None, a function reading
-    that table's log); a long log never holds the server for long."""
+    that table's log, the number of its game still running or None); a long log never holds the
+    server for long."""
 
     def chunks():
         out = io.StringIO()
@@ -404,8 +414,8 @@ def log_csv(logs, name: str, names: bool, tables: bool = False):
         out.write("\ufeff")  # UTF-8's byte-order mark: a spreadsheet reads names in any script right
         writer.writerow(stats.log_csv_header(tables))
         yield taken()  # the download starts at once
-        for number, read in logs:
-            for count, row in enumerate(stats.log_csv_rows(read(), names, number), 1):
+        for number, read, running in logs:
+            for count, row in enumerate(stats.log_csv_rows(read(), names, number, running), 1):
                 writer.writerow(row)
                 if count % CSV_CHUNK == 0:
                     yield taken()

@@ -277,8 +277,8 @@
       lastSay = say.textContent;
       $("live").textContent = lastSay.trim();
     }
+    checkReveals(); // against the seals of earlier swaps only: a seal that comes with its reveal proves nothing
     noteSeals(meta);
-    checkReveals();
     const round = (meta && meta.dataset.revealRound) || "";
     if (lastReveal !== null && round && round !== lastReveal && !SHARED) showReveal(); // one phone: the cover shows it
     lastReveal = round;
@@ -302,8 +302,12 @@
     }
   }
 
+  // The face each die shows: a die drawn with two faces at once (its pips add up) hashes as no face.
   function faces(cup) {
-    return [...cup.querySelectorAll(".die")].map((die) => +(/\bface-(\d)\b/.exec(die.className) || [0, 0])[1]);
+    return [...cup.querySelectorAll(".die")].map((die) => {
+      const drawn = die.className.match(/\bface-\d\b/g) || [];
+      return drawn.length === 1 ? +drawn[0].slice(5) : 0;
+    });
   }
 
   // js-sha256 comes with the first reveal on screen, not with the page: a lighter first load.
@@ -319,28 +323,52 @@
   }
 
   // Marks every reveal on the page (the overlay's copy too); a reveal that fails is said aloud once.
-  // A reveal is held to the seal this page saw before it, never to the seal it brings along: a page
-  // that saw no seal for that cup (opened after the roll's round) says so, and shows no tick.
+  // A reveal is held to the seals this page saw before it came, never to a seal that comes with it or
+  // after it: what the page had seen is taken when the reveal first shows, and its verdict is kept. A
+  // page that saw no seal for that cup (opened after the roll's round) says so, and shows no tick.
+  const sealedBefore = new Map(); // a reveal (its round and keys) -> the seals seen before it, per cup
+  const judged = new Map(); // the same key -> {state, bad: the cups that failed}
+
+  function revealKey(reveal) {
+    const cups = [...reveal.querySelectorAll("[data-salt]")];
+    return reveal.dataset.round + " " + cups.map((c) => [c.dataset.cup, c.dataset.salt, c.dataset.commitment, faces(c)].join(":")).join(" ");
+  }
+
   function checkReveals() {
     const reveals = [...document.querySelectorAll(".reveal[data-round]")].filter((r) => r.querySelector("[data-salt]"));
-    if (!reveals.length) return;
-    if (!window.sha256) return withSha256(checkReveals);
     for (const reveal of reveals) {
-      const mark = reveal.querySelector(".fair-mark");
+      const key = revealKey(reveal);
+      if (!sealedBefore.has(key)) {
+        sealedBefore.set(key, [...reveal.querySelectorAll("[data-salt]")].map((cup) => seals.get(reveal.dataset.round + "/" + cup.dataset.cup)));
+      }
+    }
+    if (reveals.length) withSha256(() => reveals.forEach(markReveal));
+  }
+
+  function markReveal(reveal) {
+    const key = revealKey(reveal);
+    const cups = [...reveal.querySelectorAll("[data-salt]")];
+    if (!judged.has(key)) {
+      const before = sealedBefore.get(key) || [];
       let state = "ok";
-      for (const cup of reveal.querySelectorAll("[data-salt]")) {
+      const bad = [];
+      cups.forEach((cup, i) => {
         const sealed = cup.dataset.commitment;
-        const seen = seals.get(reveal.dataset.round + "/" + cup.dataset.cup);
-        const fits = sha256(faces(cup).join(",") + ":" + cup.dataset.salt) === sealed && (seen === undefined || seen === sealed);
-        cup.classList.toggle("unsealed", !fits);
-        if (!fits) state = "bad";
-        else if (seen === undefined && state === "ok") state = "unchecked";
-      }
-      if (mark) mark.dataset.state = state;
-      if (state === "bad" && warned !== reveal.dataset.round) {
-        warned = reveal.dataset.round;
-        $("live").textContent = ($("live").textContent + " " + T.unsealed).trim();
-      }
+        const seen = before[i];
+        if (sha256(faces(cup).join(",") + ":" + cup.dataset.salt) !== sealed || (seen !== undefined && seen !== sealed)) {
+          bad.push(i);
+          state = "bad";
+        } else if (seen === undefined && state === "ok") state = "unchecked";
+      });
+      judged.set(key, { state, bad });
+    }
+    const { state, bad } = judged.get(key);
+    cups.forEach((cup, i) => cup.classList.toggle("unsealed", bad.includes(i)));
+    const mark = reveal.querySelector(".fair-mark");
+    if (mark) mark.dataset.state = state;
+    if (state === "bad" && warned !== reveal.dataset.round) {
+      warned = reveal.dataset.round;
+      $("live").textContent = ($("live").textContent + " " + T.unsealed).trim();
     }
   }
 

@@ -1059,6 +1059,25 @@ def other_die_sealed_anew(html):
     return re.sub(r'<p class="reveal-dice rolled" data-cup="".*?</p>', forge, html, flags=re.S)
 
 
+def forged_with_its_seal(html):
+    """Other dice under a fresh seal, and that seal put on the table in the same push (as if seen before)."""
+    forged = other_die_sealed_anew(html)
+    found = re.search(r'class="reveal[^"]*"[^>]*data-round="(\d+)".*?data-commitment="([0-9a-f]{64})"', forged, re.S)
+    if not found:
+        return forged
+    seal = f'<p class="seal" data-round="{found[1]}"><span hidden data-cup="" data-commitment="{found[2]}"></span></p>'
+    return re.sub(r'(<div id="table"[^>]*>)', lambda m: m[1] + seal, forged, count=1)
+
+
+def two_faces(html):
+    """The reveal's dice drawn with a second, higher face beside the true one (the pips add up)."""
+
+    def cup(m):
+        return re.sub(r'class="die face-(\d)"', lambda d: f'class="die face-{d[1]} face-6"', m[0])
+
+    return re.sub(r'<p class="reveal-dice rolled" data-cup="".*?</p>', cup, html, flags=re.S)
+
+
 def test_every_phone_checks_the_dice_of_a_check_and_a_tampered_reveal_is_told(browser, server):
     """Ann plays over the API; Ben's phone is told the truth, Cem's and the board's are lied to."""
     import requests
@@ -1121,6 +1140,14 @@ def test_a_phone_checks_a_reveal_only_against_a_seal_it_saw_before(browser, serv
     code = ann["code"]
     ben, cem = Phone(browser, server.url), Phone(browser, server.url, "de-DE")
     route_parts(cem, other_die_sealed_anew)  # other dice, with a fresh seal that fits them
+    # Two boards lied to: a fresh seal put on the table in the very push of the forged reveal; dice
+    # drawn with two faces (a hash of the one, the pips of both).
+    eve, fay = Phone(browser, server.url), Phone(browser, server.url)
+    route_parts(eve, forged_with_its_seal)
+    route_parts(fay, two_faces)
+    for board in (eve, fay):
+        board.page.goto(f"{server.url}/r/{code}/board")
+        board.page.wait_for_selector("#players .player >> nth=0")
     for phone, name in ((ben, "Ben"), (cem, "Cem")):
         phone.page.goto(f"{server.url}/r/{code}")
         phone.page.fill("main input[name=name]", name)
@@ -1137,6 +1164,9 @@ def test_a_phone_checks_a_reveal_only_against_a_seal_it_saw_before(browser, serv
     ben.page.wait_for_selector(f"{last} .fair-mark[data-state=ok]", state="attached")
     # Cem's page was shown other dice under a seal made for them: not the seal it saw at the roll.
     cem.page.wait_for_selector(f"{last} .fair-mark[data-state=bad]", state="attached")
+    for board in (eve, fay):  # neither a seal in the reveal's own push nor a die of two faces passes
+        board.page.wait_for_selector("#reveal-overlay .fair-mark[data-state=bad]", state="attached")
+    assert fay.page.locator("#reveal-overlay .face-6").count() >= 1  # the forged pips were drawn
     # Dora opens the board after the check: she saw no seal, so she is told, and sees no tick.
     dora = Phone(browser, server.url)
     dora.page.goto(f"{server.url}/r/{code}/board")
@@ -1144,7 +1174,7 @@ def test_a_phone_checks_a_reveal_only_against_a_seal_it_saw_before(browser, serv
     said = dora.page.text_content(f"{last} .fair-mark .unchecked").strip()
     assert said == "sealed before this page was opened: not checked"
     dora.shot("reveal-unchecked")
-    for phone in (ben, cem, dora):
+    for phone in (ben, cem, dora, eve, fay):
         assert phone.errors == []
         phone.context.close()
 
@@ -1216,18 +1246,25 @@ AXES = {
     "luegen": ["face", "share of dice", "bid: how many dice", "share too high"],
 }
 
-# In each chart of the statistics, every box a count label overlaps: its markers, ticks and axis titles.
+# In each chart of the statistics, every box a label overlaps: a count label on a marker, tick or axis
+# title; a tick label or an axis title under a dot.
 LABEL_CLASHES = """() => {
   const apart = (a, b) => a.right - 0.5 <= b.left || b.right - 0.5 <= a.left;
   const hit = (a, b) => !apart(a, b) && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const pairs = [
+    ["text.count", "rect.bar, circle.dot, line.theory, text.tick, text.axis"],
+    ["circle.dot", "text.tick, text.axis"],
+  ];
   const clashes = [];
   for (const svg of document.querySelectorAll("#stats figure.chart svg")) {
-    const others = [...svg.querySelectorAll("rect.bar, circle.dot, line.theory, text.tick, text.axis")];
-    for (const label of svg.querySelectorAll("text.count")) {
-      const box = label.getBoundingClientRect();
-      for (const other of others) {
-        const where = other.getAttribute("class");
-        if (hit(box, other.getBoundingClientRect())) clashes.push(label.textContent + " on " + where);
+    for (const [these, those] of pairs) {
+      const others = [...svg.querySelectorAll(those)];
+      for (const one of svg.querySelectorAll(these)) {
+        const box = one.getBoundingClientRect();
+        for (const other of others) {
+          const what = one.getAttribute("class") + " " + one.textContent + " on " + other.getAttribute("class");
+          if (hit(box, other.getBoundingClientRect())) clashes.push(what + " " + other.textContent);
+        }
       }
     }
   }
@@ -1278,18 +1315,14 @@ def _scripted_room(base, rules, games, checked=False) -> str:
 
 @pytest.fixture(scope="module")
 def lesson():
-    """A server with two tables of Mäxchen: one after three games, one in its fourth with a checked cup."""
+    """A server with two tables of Mäxchen: one after six games, one in its fourth with a checked cup."""
     from .conftest import Server
 
     started = Server(env={"MAXCHEN_LIMIT_EVENTS": "1000 per second"}).wait_ready()
     try:
-        yield (
-            started,
-            {
-                "after": _scripted_room(started.url, "maexchen", 3),
-                "mid": _scripted_room(started.url, "maexchen", 3, True),
-            },
-        )
+        # Six games: past the 180 rolls the test needs, so the boards show χ² and its reading.
+        after, mid = _scripted_room(started.url, "maexchen", 6), _scripted_room(started.url, "maexchen", 3, True)
+        yield started, {"after": after, "mid": mid}
     finally:
         started.stop()
 
@@ -1312,7 +1345,9 @@ def test_the_statistics_read_right_mid_game_and_after_with_no_label_on_a_marker(
             page.goto(f"{server.url}/r/{code}/{where}")
             page.wait_for_selector("#stats .reading")
             # The verdict the page words is the JSON's: on every roll of the games that are over.
-            assert page.get_attribute("#stats .reading", "data-verdict") == numbers["dice"]["values"]["verdict"]
+            verdict = numbers["dice"]["values"]["verdict"]
+            assert page.get_attribute("#stats .reading", "data-verdict") == verdict
+            assert moment == "mid" or verdict != "few"  # a χ² and its reading to fit on the board
             assert "p = 0.000" not in page.inner_text("#stats")
             checked = page.locator("#stats .checked-sample")
             assert checked.count() == (1 if moment == "mid" else 0)

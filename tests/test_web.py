@@ -577,8 +577,8 @@ def test_the_teaching_hint_gives_the_odds_beside_the_announcement(app, dice):
     # never as the chance that Ann's 65 is true.
     page = ben.get(f"/r/{code}").get_data(as_text=True)
     assert (
-        "Chance alone, whatever is under this cup: a fresh roll comes up at least 65 28 % of the time,"
-        " and high enough for the next player to go on without a lie 22 % of the time."
+        "Chance alone, whatever is under this cup: a fresh roll is 65 or higher in 28\u00a0% of rolls,"
+        " and high enough for the next player to go on without a lie in 22\u00a0%."
     ) in page
 
 
@@ -593,7 +593,9 @@ def test_after_a_mayer_the_hint_gives_what_the_next_player_needs(app, dice, rule
     act(ann, code, action="shake", version=version(ann, code))
     act(ann, code, action="announce", value="21", version=version(ann, code))
     page = ben.get(f"/r/{code}").get_data(as_text=True)
-    assert f"at least 21 6 % of the time, and high enough for the next player to go on without a lie {goes_on}" in page
+    top = "Mäxchen" if rules == "maexchen" else "Mayer"  # as the card's caption names it
+    said = f"is {top} or higher in 6\u00a0% of rolls, and high enough for the next player to go on without a lie in"
+    assert f"{said} {goes_on.replace(' ', chr(160))}." in page
 
 
 # --- the statistics page and its CSV ---
@@ -862,3 +864,22 @@ def test_the_statistics_json_is_the_csvs_rolls_tested_by_scipy(app, rooms):
 def test_the_statistics_json_of_no_room_is_a_json_404(client, path):
     answer = client.get(path)
     assert answer.status_code == 404 and answer.get_json()["error"]["code"] == "room_not_found"
+
+
+def test_a_running_games_rows_are_the_checked_sample_in_the_csv_even_when_every_cup_so_far_was_seen(app, rooms, dice):
+    code, ann, ben = checked_round(rooms, dice, ("Ann", "Ben"), (4, 3), 54)  # the only cup yet: checked
+    stranger = app.test_client()
+    assert [row["sample"] for row in rows(stranger.get(f"/r/{code}/stats.csv"))] == ["checked"]
+    rooms.act(code, ben["player"], {"action": "leave"})  # the game is over
+    assert [row["sample"] for row in rows(stranger.get(f"/r/{code}/stats.csv"))] == ["all"]
+
+
+def test_a_refused_poll_of_the_statistics_keeps_what_the_page_shows(app, rooms, dice):
+    # A refusal swapped in as a toast would end the page's polling for good: it answers 204 instead.
+    code, _, _ = checked_round(rooms, dice, ("Ann", "Ben"), (4, 3), 54)
+    app.config["MAXCHEN_LIMIT_PAGES"] = "1 per hour"
+    client = app.test_client()
+    assert client.get(f"/r/{code}/stats").status_code == 200
+    polled = client.get(f"/r/{code}/stats?key=x", headers=HX)
+    assert polled.status_code == 204 and polled.data == b""
+    assert client.get(f"/r/{code}/stats").status_code == 429  # the page itself is refused as before
