@@ -277,17 +277,15 @@
       lastSay = say.textContent;
       $("live").textContent = lastSay.trim();
     }
-    checkReveals(); // against the seals of earlier swaps only: a seal that comes with its reveal proves nothing
+    checkReveals(); // first: this swap's seals come after
     noteSeals(meta);
     const round = (meta && meta.dataset.revealRound) || "";
     if (lastReveal !== null && round && round !== lastReveal && !SHARED) showReveal(); // one phone: the cover shows it
     lastReveal = round;
   }
 
-  // --- fair dice: every opened cup against the seal the table showed at its roll (/fair) ---
-  // The table shows each closed cup's seal, sha256("6,5:" + salt); a reveal brings the dice with
-  // the salt. The page hashes the dice it shows itself (js-sha256: on plain http there is no
-  // crypto.subtle), and holds the reveal to the seal it saw in that round when it saw one.
+  // --- fair dice (/fair): a closed cup's seal is sha256("6,5:" + salt); a reveal brings the salt.
+  // The page hashes the dice it shows (js-sha256: plain http has no crypto.subtle).
 
   const seals = new Map(); // "round/cup" -> the seal the table showed
   let sealRound = 0;
@@ -302,11 +300,10 @@
     }
   }
 
-  // The face each die shows: a die drawn with two faces at once (its pips add up) hashes as no face.
   function faces(cup) {
-    return [...cup.querySelectorAll(".die")].map((die) => {
-      const drawn = die.className.match(/\bface-\d\b/g) || [];
-      return drawn.length === 1 ? +drawn[0].slice(5) : 0;
+    return [...cup.querySelectorAll(".die")].map((d) => {
+      const f = d.className.match(/\bface-\d\b/g) || [];
+      return f.length === 1 ? +f[0].slice(5) : 0;
     });
   }
 
@@ -322,48 +319,31 @@
     hashing.addEventListener("load", then, { once: true });
   }
 
-  // Marks every reveal on the page (the overlay's copy too); a reveal that fails is said aloud once.
-  // A reveal is held to the seals this page saw before it came, never to a seal that comes with it or
-  // after it: what the page had seen is taken when the reveal first shows, and its verdict is kept. A
-  // page that saw no seal for that cup (opened after the roll's round) says so, and shows no tick.
-  const sealedBefore = new Map(); // a reveal (its round and keys) -> the seals seen before it, per cup
-  const judged = new Map(); // the same key -> {state, bad: the cups that failed}
-
-  function revealKey(reveal) {
-    const cups = [...reveal.querySelectorAll("[data-salt]")];
-    return reveal.dataset.round + " " + cups.map((c) => [c.dataset.cup, c.dataset.salt, c.dataset.commitment, faces(c)].join(":")).join(" ");
-  }
+  // Judged once, against seals seen before it showed (a die of two faces hashes as 0).
+  const before = new Map();
+  const judged = new Map();
+  const salted = (reveal) => [...reveal.querySelectorAll("[data-salt]")];
+  const keyOf = (r) => r.dataset.round + salted(r).map((c) => c.dataset.salt + c.dataset.commitment + c.innerHTML).join();
 
   function checkReveals() {
-    const reveals = [...document.querySelectorAll(".reveal[data-round]")].filter((r) => r.querySelector("[data-salt]"));
-    for (const reveal of reveals) {
-      const key = revealKey(reveal);
-      if (!sealedBefore.has(key)) {
-        sealedBefore.set(key, [...reveal.querySelectorAll("[data-salt]")].map((cup) => seals.get(reveal.dataset.round + "/" + cup.dataset.cup)));
-      }
+    const reveals = [...document.querySelectorAll(".reveal[data-round]")].filter((r) => salted(r).length);
+    for (const r of reveals) {
+      const key = keyOf(r);
+      if (!before.has(key)) before.set(key, salted(r).map((c) => seals.get(r.dataset.round + "/" + c.dataset.cup)));
     }
     if (reveals.length) withSha256(() => reveals.forEach(markReveal));
   }
 
   function markReveal(reveal) {
-    const key = revealKey(reveal);
-    const cups = [...reveal.querySelectorAll("[data-salt]")];
+    const key = keyOf(reveal);
+    const cups = salted(reveal);
     if (!judged.has(key)) {
-      const before = sealedBefore.get(key) || [];
-      let state = "ok";
-      const bad = [];
-      cups.forEach((cup, i) => {
-        const sealed = cup.dataset.commitment;
-        const seen = before[i];
-        if (sha256(faces(cup).join(",") + ":" + cup.dataset.salt) !== sealed || (seen !== undefined && seen !== sealed)) {
-          bad.push(i);
-          state = "bad";
-        } else if (seen === undefined && state === "ok") state = "unchecked";
-      });
-      judged.set(key, { state, bad });
+      const seen = before.get(key) || [];
+      const bad = cups.map((c, i) => sha256(faces(c).join(",") + ":" + c.dataset.salt) !== c.dataset.commitment || (seen[i] !== undefined && seen[i] !== c.dataset.commitment));
+      judged.set(key, { bad, state: bad.includes(true) ? "bad" : seen.includes(undefined) ? "unchecked" : "ok" });
     }
     const { state, bad } = judged.get(key);
-    cups.forEach((cup, i) => cup.classList.toggle("unsealed", bad.includes(i)));
+    cups.forEach((cup, i) => cup.classList.toggle("unsealed", bad[i]));
     const mark = reveal.querySelector(".fair-mark");
     if (mark) mark.dataset.state = state;
     if (state === "bad" && warned !== reveal.dataset.round) {
