@@ -323,7 +323,7 @@
   const before = new Map();
   const judged = new Map();
   const salted = (reveal) => [...reveal.querySelectorAll("[data-salt]")];
-  const keyOf = (r) => r.dataset.round + salted(r).map((c) => c.dataset.salt + c.dataset.commitment + c.innerHTML).join();
+  const keyOf = (r) => r.dataset.round + salted(r).map((c) => [c.dataset.cup, c.dataset.salt, c.dataset.commitment, faces(c)]).join();
 
   function checkReveals() {
     const reveals = [...document.querySelectorAll(".reveal[data-round]")].filter((r) => salted(r).length);
