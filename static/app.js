@@ -277,7 +277,7 @@
       lastSay = say.textContent;
       $("live").textContent = lastSay.trim();
     }
-    checkReveals(); // first: this swap's seals come after
+    checkReveals(); // before noteSeals
     noteSeals(meta);
     const round = (meta && meta.dataset.revealRound) || "";
     if (lastReveal !== null && round && round !== lastReveal && !SHARED) showReveal(); // one phone: the cover shows it
@@ -320,30 +320,26 @@
   }
 
   // Judged once, against seals seen before it showed (a die of two faces hashes as 0).
-  const before = new Map();
   const judged = new Map();
-  const salted = (reveal) => [...reveal.querySelectorAll("[data-salt]")];
+  const salted = (r) => [...r.querySelectorAll("[data-salt]")];
   const keyOf = (r) => r.dataset.round + salted(r).map((c) => [c.dataset.cup, c.dataset.salt, c.dataset.commitment, faces(c)]).join();
 
   function checkReveals() {
     const reveals = [...document.querySelectorAll(".reveal[data-round]")].filter((r) => salted(r).length);
     for (const r of reveals) {
-      const key = keyOf(r);
-      if (!before.has(key)) before.set(key, salted(r).map((c) => seals.get(r.dataset.round + "/" + c.dataset.cup)));
+      const k = keyOf(r);
+      if (!judged.has(k)) judged.set(k, { seen: salted(r).map((c) => seals.get(r.dataset.round + "/" + c.dataset.cup)) });
     }
     if (reveals.length) withSha256(() => reveals.forEach(markReveal));
   }
 
   function markReveal(reveal) {
-    const key = keyOf(reveal);
+    const j = judged.get(keyOf(reveal));
     const cups = salted(reveal);
-    if (!judged.has(key)) {
-      const seen = before.get(key) || [];
-      const bad = cups.map((c, i) => sha256(faces(c).join(",") + ":" + c.dataset.salt) !== c.dataset.commitment || (seen[i] !== undefined && seen[i] !== c.dataset.commitment));
-      judged.set(key, { bad, state: bad.includes(true) ? "bad" : seen.includes(undefined) ? "unchecked" : "ok" });
-    }
-    const { state, bad } = judged.get(key);
-    cups.forEach((cup, i) => cup.classList.toggle("unsealed", bad[i]));
+    const sealed = (c, i) => sha256(faces(c).join(",") + ":" + c.dataset.salt) === c.dataset.commitment && [undefined, c.dataset.commitment].includes(j.seen[i]);
+    j.bad = j.bad || cups.map((c, i) => !sealed(c, i));
+    const state = j.bad.includes(true) ? "bad" : j.seen.includes(undefined) ? "unchecked" : "ok";
+    cups.forEach((c, i) => c.classList.toggle("unsealed", j.bad[i]));
     const mark = reveal.querySelector(".fair-mark");
     if (mark) mark.dataset.state = state;
     if (state === "bad" && warned !== reveal.dataset.round) {
