@@ -387,7 +387,7 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
         result, share = (phone.page.locator(s).bounding_box() for s in (".result", ".share"))
         assert share["y"] > result["y"]
     assert accepted
-    ann.page.wait_for_selector("#reveal-overlay", state="hidden", timeout=15000)  # it closes itself 6 s after it opened
+    ann.page.wait_for_selector("#reveal-overlay", state="hidden", timeout=15000)  # it closes itself after 6 s
     ann.shot("game-over")
     assert ann.page.locator("button[data-action=start]").count() == 1  # the host's "new game"
     for phone in phones:
@@ -591,7 +591,7 @@ def test_four_phones_play_luegen_to_its_loser(browser, server):
     assert host.page.locator("#players .tag.safe").count() == 3
     loser = host.page.locator("#players .player:not(:has(.tag.safe)) .name").inner_text()
     assert host.page.inner_text(".result h2") == f"{loser} loses the game!"
-    host.page.wait_for_selector("#reveal-overlay", state="hidden", timeout=15000)  # it closes itself 6 s after it opened
+    host.page.wait_for_selector("#reveal-overlay", state="hidden", timeout=15000)  # it closes itself after 6 s
     host.shot("luegen-over")
     for phone in phones:
         assert phone.errors == []
