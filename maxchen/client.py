@@ -14,7 +14,7 @@ import socketio
 
 from .errors import IllegalMove
 from .fair import verify_reveal
-from .rules import rank, value_of
+from .rules.two_dice import rank, value_of
 
 
 def _post(url, body, token=None):
@@ -155,7 +155,7 @@ def simple_move(view) -> dict | None:
         choices = view["choices"]
         honest = mine in choices
         return {"action": "announce", "value": mine if honest else choices[0]}
-    # Half of all rolls reach 61 (RULES.md §1): below that, believing is cheap.
+    # Half of all rolls reach 61 (docs/rules.md §1): below that, believing is cheap.
     if "believe" in allowed and rank(view["announcement"]["value"]) < rank(61):
         return {"action": "believe"}
     return {"action": "check"}

@@ -16,7 +16,7 @@ class SeededDice:
 
 
 class SystemDice(SeededDice):
-    """Production dice: `secrets.SystemRandom` (RULES.md §5)."""
+    """Production dice: `secrets.SystemRandom` (docs/rules.md §5)."""
 
     def __init__(self):
         super().__init__(secrets.SystemRandom())

@@ -19,7 +19,7 @@ from flask_babel import force_locale, get_locale, get_translations
 from markupsafe import Markup
 
 from . import fastjson as json
-from . import rules, stats
+from . import stats
 from .bus import LocalBus
 from .errors import IllegalMove
 from .presence import held_key
@@ -69,15 +69,8 @@ def _lang(lang: str | None) -> str:
 
 def value_label(value: int, rules_name: str = DEFAULT, lang: str | None = None) -> str:
     """A value as players say it: in the page's language (or `lang`) and the rule set's words."""
-    rule_set = REGISTRY[rules_name]
-    high, low = divmod(value, 10)
-    if value == rules.MAEXCHEN:
-        name = rule_set.top
-    elif high == low:
-        name = rule_set.doubles[high - 1]
-    else:
-        return str(value)
-    return _catalog(_lang(lang)).ugettext(name)
+    name = REGISTRY[rules_name].names.get(value)
+    return _catalog(_lang(lang)).ugettext(name) if name else str(value)
 
 
 def channel(code: str, lang: str) -> str:
@@ -95,8 +88,6 @@ def _context(code: str, rules_name: str, names: dict, lang: str) -> dict:
         "act_url": f"/r/{code}/act",
         "names": names,
         "value_label": functools.partial(value_label, rules_name=rules_name, lang=lang),
-        "score": rule_set.game.SCORE,
-        "cup_size": rule_set.game.DICE,
         "min_players": rule_set.game.MIN_PLAYERS,
         "summary": _(rule_set.summary) if rule_set.summary else "",
         "templates": rule_set.templates,
@@ -106,7 +97,7 @@ def _context(code: str, rules_name: str, names: dict, lang: str) -> dict:
         "shared_rulesets": SHARED_PHONE,
         "strategy_labels": {key: _(label) for key, label in STRATEGY_LABELS.items()},
         # The teaching hint: a fresh roll's odds of reaching `value`, and of a true announcement after it.
-        "chances": lambda value: (stats.at_least(value), stats.goes_on(value, rule_set.game.follows)),
+        "chances": rule_set.hint,
         "titles": TITLES,
     }
 

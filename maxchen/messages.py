@@ -9,6 +9,7 @@ from flask_babel import force_locale
 from flask_babel import lazy_gettext as _l
 
 from .errors import REASONS, IllegalMove
+from .rulesets import REGISTRY
 
 TEXTS = {
     "not_json": _l("Send a JSON object (Content-Type: application/json)."),
@@ -90,6 +91,9 @@ TEXTS = {
     "nothing_to_start": _l("No table can start now: each needs %(low)s players and no game running."),
 }
 
+TEXTS.update(
+    {reason: _l(text) for rule_set in REGISTRY.values() for reason, (_code, text) in rule_set.refusals.items()}
+)
 assert set(TEXTS) == set(REASONS), "every reason has its text"  # noqa: S101 - a import-time invariant
 
 

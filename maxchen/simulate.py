@@ -1,9 +1,8 @@
-"""Simulated games of bots: the real engine one game at a time, or a batch engine over arrays.
+"""Simulated games of bots: the real engine one game at a time, or a rule set's batch engine.
 
-The batch engine plays Mäxchen (RULES.md §2) for many games at once with
-numpy: every game is a row, every step moves all unfinished games by one
-decision. The strategies are the tables `bots` makes, so both engines play
-the same bots; a test checks that their results agree.
+A rule set may bring a batch engine (Mäxchen's plays many games at once over
+numpy arrays, from the same strategy tables as its bots; a test checks that
+both engines agree); any other rule set plays its games on the real engine.
 
     python -m maxchen.simulate --games 100000 --strategies honest honest honest
     python -m maxchen.simulate --games 20000 --strategies statistician honest --csv results.csv
@@ -17,13 +16,10 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-import numpy as np
-
-from . import bots, rules
 from .dice import SeededDice
-from .rulesets import RULESETS
+from .rules.bots import STRATEGIES
+from .rulesets import DEFAULT, REGISTRY
 
-OUT_AT = 5  # RULES.md §2: 5 points and a player is out
 MAX_GAMES = 100_000
 Z95 = 1.959964  # the normal quantile of a 95 % interval
 
@@ -85,176 +81,82 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
 # --- the real engine, one game at a time ---
 
 
-def play_engine(strategies: list[str], rng: random.Random, rules_name: str = "maexchen", options=None) -> dict:
-    """One game of the real engine between bots: the winner's seat (Lügen: the loser's), rounds, rolls."""
+def play_engine(strategies: list[str], rng: random.Random, rules_name: str = DEFAULT, options=None) -> dict:
+    """One game of the real engine between bots: the best seat, rounds, rolls, each seat's standing.
+
+    Every bot that may act is asked once after each move (in Lügen anyone
+    may doubt at any time); the first that acts moves the game on.
+    """
     players = [f"p{i}" for i in range(len(strategies))]
-    game = RULESETS[rules_name](players, options, dice=SeededDice(rng))
-    game.apply(players[0], "start", {}) if "start" in game.allowed(players[0]) else None
+    rule_set = REGISTRY[rules_name]
+    game = rule_set.game(players, options, dice=SeededDice(rng))
     rolls: list[dict] = []
     moves = 0
-    weighed: dict[str, tuple] = {}  # Lügen: the bid each bot last weighed (anyone may doubt at any time)
     while not game.over:
-        acted = False
-        movers = list(game.waiting_for())
-        if rules_name == "luegen":
-            bid = (game.round, tuple(sorted((game.bid or {}).items())))
-            movers += [p for p in players if p not in movers and weighed.get(p) != bid]
-            weighed.update(dict.fromkeys(movers, bid))
+        movers = [*game.waiting_for(), *(p for p in players if p not in game.waiting_for() and game.allowed(p))]
         for player in movers:
-            strategy = strategies[players.index(player)]
             view = {**game.view_for(player), "rules": rules_name, "phase": "playing", "you": player}
-            action = bots.act(strategy, view, rng)
+            action = rule_set.bots(strategies[players.index(player)], view, rng) if view["allowed"] else None
             if action is not None:
                 game.apply(player, action.pop("action"), action)
-                acted = True
                 moves += 1
                 break
-        if not acted:
+        else:
             raise RuntimeError("no bot could move")
         rolls += game.drain_rolls()
-    end = game.winner if rules_name != "luegen" else game.loser
-    points = sum(game.score.values()) if rules_name == "maexchen" else None
+    ranking = game.view_for(None)["ranking"]
     return {
-        "seat": players.index(end),
+        "seat": players.index(ranking[0]),
+        "ranking": [players.index(player) for player in ranking],
         "rounds": game.round,
         "rolls": rolls,
         "moves": moves,
-        "points": points,
+        "standing": [game.player_fields(player) for player in players],
         **game.tally,
     }
 
 
-# --- the batch engine (Mäxchen) ---
+def simulate(strategies: list[str], games: int, seed: int | None = None, rules_name: str = DEFAULT) -> Result:
+    """`games` games of bots between `strategies` (2–10 seats, rotated each game).
 
-
-def _tables(strategy: str) -> tuple[np.ndarray, np.ndarray]:
-    """(answer[earlier + 1, announced]: 0 believe, 1 check, 2 accept; announce[earlier + 1, roll]: rank)."""
-    answer = np.zeros((22, 21), dtype=np.int8)
-    announce = np.full((22, 21), -1, dtype=np.int8)
-    for earlier in range(-1, 21):
-        for rank in range(21):
-            move = bots.answer_rank(strategy, rank, earlier, may_accept=True)
-            answer[earlier + 1, rank] = ("believe", "check", "accept").index(move)
-            if strategy != "bluffer" and earlier < 20:
-                announce[earlier + 1, rank] = bots.announce_rank(strategy, rank, earlier, None)
-    return answer, announce
-
-
-# The rank of two dice, indexed [die1 - 1, die2 - 1].
-ROLL_RANK = np.array([[rules.rank(rules.value_of((a, b))) for b in range(1, 7)] for a in range(1, 7)], dtype=np.int8)
-
-
-def simulate(strategies: list[str], games: int, seed: int | None = None) -> Result:
-    """`games` games of Mäxchen between `strategies` (2–10 seats, rotated each game)."""
+    A rule set with a batch engine plays all games at once; any other plays
+    them one by one on the real engine.
+    """
+    rule_set = REGISTRY[rules_name]
     n = len(strategies)
-    if not 2 <= n <= 10:
-        raise ValueError("2 to 10 players")
+    if not rule_set.game.MIN_PLAYERS <= n <= rule_set.game.MAX_PLAYERS:
+        raise ValueError(f"{rule_set.game.MIN_PLAYERS} to {rule_set.game.MAX_PLAYERS} players")
     if not 1 <= games <= MAX_GAMES:
         raise ValueError(f"1 to {MAX_GAMES} games")
-    unknown = set(strategies) - set(bots.STRATEGIES)
+    unknown = set(strategies) - set(STRATEGIES)
     if unknown:
         raise ValueError(f"no strategy {sorted(unknown)[0]!r}")
     started = time.perf_counter()
-    rng = np.random.default_rng(seed)
-    names = list(dict.fromkeys(strategies))
-    answer = np.stack([_tables(name)[0] for name in names])
-    announce = np.stack([_tables(name)[1] for name in names])
-    bluffs = np.array([name == "bluffer" for name in names])
-    # Seat j of game g holds strategies[(j + g) % n]: every strategy opens as often as the others.
-    of_seat = np.array([names.index(s) for s in strategies])
-    g_index = np.arange(games)
-    kind = of_seat[(np.arange(n)[None, :] + g_index[:, None]) % n]  # [games, seats] -> strategy index
-    home = (np.arange(n)[None, :] + g_index[:, None]) % n  # [games, seats] -> position in `strategies`
-
-    points = np.zeros((games, n), dtype=np.int8)
-    turn = np.zeros(games, dtype=np.int64)
-    standing = np.full(games, -1, dtype=np.int64)  # the standing announcement's rank
-    earlier = np.full(games, -1, dtype=np.int64)  # the one before it
-    real = np.zeros(games, dtype=np.int64)  # the rank under the announcer's cup
-    announcer = np.zeros(games, dtype=np.int64)
-    rounds = np.ones(games, dtype=np.int64)
-    winner = np.full(games, -1, dtype=np.int64)
-    roll_counts = np.zeros(21, dtype=np.int64)
-    checks = caught = 0
-    live = np.arange(games)
-
-    def next_in(rows, seats):
-        """The next seat after `seats` (per row) still in the game."""
-        found = np.full(len(rows), -1, dtype=np.int64)
-        for step in range(1, n + 1):
-            candidate = (seats + step) % n
-            free = (found < 0) & (points[rows, candidate] < OUT_AT)
-            found[free] = candidate[free]
-        return found
-
-    def roll_and_announce(rows, over):
-        """The player with the turn rolls and announces over rank `over` (-1: none)."""
-        dice = rng.integers(0, 6, size=(2, len(rows)))
-        roll = ROLL_RANK[dice[0], dice[1]].astype(np.int64)
-        np.add.at(roll_counts, roll, 1)
-        who = kind[rows, turn[rows]]
-        said = announce[who, over + 1, roll].astype(np.int64)
-        bluffing = bluffs[who]
-        if bluffing.any():
-            b = np.flatnonzero(bluffing)
-            lowest = over[b] + 1
-            can = roll[b] >= lowest
-            lie = (~can) | ((roll[b] < 20) & (rng.random(len(b)) < bots.BLUFF_RATE))
-            floor = np.where(can, roll[b] + 1, lowest)
-            pick = floor + (rng.random(len(b)) * (21 - floor)).astype(np.int64)
-            said[b] = np.where(lie, pick, roll[b])
-        earlier[rows] = over
-        standing[rows] = said
-        real[rows] = roll
-        announcer[rows] = turn[rows]
-        turn[rows] = next_in(rows, turn[rows])
-
-    while len(live):
-        opening = standing[live] < 0
-        if opening.any():
-            rows = live[opening]
-            roll_and_announce(rows, np.full(len(rows), -1, dtype=np.int64))
-        rows = live[~opening]
-        if len(rows):
-            move = answer[kind[rows, turn[rows]], earlier[rows] + 1, standing[rows]]
-            go_on = rows[move == 0]
-            if len(go_on):
-                roll_and_announce(go_on, standing[go_on])
-            ended = rows[move != 0]
-            if len(ended):
-                m = move[move != 0]
-                is_check = m == 1
-                true = real[ended] >= standing[ended]
-                checks += int(is_check.sum())
-                caught += int((is_check & ~true).sum())
-                loser = np.where(is_check & ~true, announcer[ended], turn[ended])
-                penalty = np.where(is_check & (standing[ended] == 20), 2, 1)
-                points[ended, loser] += penalty.astype(np.int8)
-                still = (points[ended] < OUT_AT).sum(axis=1)
-                over = still <= 1
-                if over.any():
-                    done = ended[over]
-                    winner[done] = np.argmax(points[done] < OUT_AT, axis=1)
-                going = ended[~over]
-                turn[going] = np.where(points[going, loser[~over]] < OUT_AT, loser[~over], next_in(going, loser[~over]))
-                standing[going] = -1
-                rounds[going] += 1
-        live = live[winner[live] < 0]
-
-    wins = np.bincount(home[g_index, winner], minlength=n)
-    rolls = {rules.VALUES[rank]: int(count) for rank, count in enumerate(roll_counts)}
-    return Result(
-        strategies=list(strategies),
-        games=games,
-        wins=[int(w) for w in wins],
-        rounds=[int(r) for r in rounds],
-        points=[int(p) for p in points.sum(axis=1)],
-        rolls=rolls,
-        checks=checks,
-        lies_caught=caught,
-        seconds=time.perf_counter() - started,
-        seed=seed,
+    played = (
+        rule_set.batch(strategies, games, seed) if rule_set.batch else _one_by_one(strategies, games, seed, rules_name)
     )
+    return Result(strategies=list(strategies), games=games, seconds=time.perf_counter() - started, seed=seed, **played)
+
+
+def _one_by_one(strategies: list[str], games: int, seed: int | None, rules_name: str) -> dict:
+    """Games on the real engine, seats rotated each game: what `Result` holds."""
+    rng = random.Random(seed)
+    n = len(strategies)
+    played = {"wins": [0] * n, "rounds": [], "points": [], "rolls": {}, "checks": 0, "lies_caught": 0}
+    for index in range(games):
+        shift = index % n
+        seats = strategies[shift:] + strategies[:shift]  # seat j holds strategies[(j + shift) % n]
+        game = play_engine(seats, rng, rules_name)
+        played["wins"][(game["seat"] + shift) % n] += 1
+        played["rounds"].append(game["rounds"])
+        played["points"].append(sum(seat.get("points", 0) for seat in game["standing"]))
+        for roll in game["rolls"]:
+            key = roll["value"] if REGISTRY[rules_name].dice == "values" else None
+            for face in [key] if key is not None else roll["dice"]:
+                played["rolls"][face] = played["rolls"].get(face, 0) + 1
+        played["checks"] += game["checks"]
+        played["lies_caught"] += game["caught"]
+    return played
 
 
 CSV_COLUMNS = ("section", "key", "seats", "count", "out_of", "rate", "low95", "high95")
@@ -294,7 +196,7 @@ def main(argv=None) -> int:
     """The command line: simulate, print a summary (or CSV)."""
     parser = argparse.ArgumentParser(prog="python -m maxchen.simulate", description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000, help=f"1 to {MAX_GAMES}")
-    parser.add_argument("--strategies", nargs="+", default=["honest", "honest", "honest"], choices=bots.STRATEGIES)
+    parser.add_argument("--strategies", nargs="+", default=["honest", "honest", "honest"], choices=STRATEGIES)
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--csv", metavar="FILE", help="write CSV to FILE ('-' for standard output)")
     args = parser.parse_args(argv)

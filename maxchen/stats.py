@@ -12,7 +12,7 @@ import math
 from fractions import Fraction
 from functools import cache, lru_cache
 
-from . import rules
+from .rules import two_dice
 
 FACES = (1, 2, 3, 4, 5, 6)
 MIN_EXPECTED = 5  # the usual rule: χ² reads well when every expected count is at least 5
@@ -22,13 +22,13 @@ POWER = 0.8  # the power line: how many rolls the test needs to notice the loadi
 LOADED_SIX = Fraction(1, 4)  # the loading the power line speaks of: one die showing a six a quarter of the time
 
 
-value_chance = rules.probability  # RULES.md §1
+value_chance = two_dice.probability  # docs/rules.md §1
 
 
 def theory(kind: str) -> dict[int, Fraction]:
     """Expected shares: `values` (two dice, ladder order) or `faces` (one die)."""
     if kind == "values":
-        return {value: value_chance(value) for value in rules.VALUES}
+        return {value: value_chance(value) for value in two_dice.VALUES}
     return {face: Fraction(1, 6) for face in FACES}
 
 
@@ -38,23 +38,23 @@ def loaded(kind: str) -> dict[int, Fraction]:
     die = {face: LOADED_SIX if face == 6 else (1 - LOADED_SIX) / 5 for face in FACES}
     if kind == "faces":
         return die
-    shares = dict.fromkeys(rules.VALUES, Fraction(0))
+    shares = dict.fromkeys(two_dice.VALUES, Fraction(0))
     for first in FACES:
         for second in FACES:
-            shares[rules.value_of([first, second])] += die[first] / 6
+            shares[two_dice.value_of([first, second])] += die[first] / 6
     return shares
 
 
 @cache
 def at_least(value: int) -> Fraction:
     """The chance that a fresh roll is `value` or higher on the ladder."""
-    return sum((value_chance(v) for v in rules.VALUES if rules.rank(v) >= rules.rank(value)), Fraction(0))
+    return sum((value_chance(v) for v in two_dice.VALUES if two_dice.rank(v) >= two_dice.rank(value)), Fraction(0))
 
 
 @cache
 def beats(value: int) -> Fraction:
     """The chance that a fresh roll beats `value` (what the next player needs without a bluff)."""
-    return sum((value_chance(v) for v in rules.VALUES if rules.rank(v) > rules.rank(value)), Fraction(0))
+    return sum((value_chance(v) for v in two_dice.VALUES if two_dice.rank(v) > two_dice.rank(value)), Fraction(0))
 
 
 def goes_on(value: int, follows) -> Fraction:
@@ -62,7 +62,7 @@ def goes_on(value: int, follows) -> Fraction:
 
     `follows(value, previous)` is the rule set's ladder: what may be announced after what.
     """
-    return sum((value_chance(v) for v in rules.VALUES if follows(v, value)), Fraction(0))
+    return sum((value_chance(v) for v in two_dice.VALUES if follows(v, value)), Fraction(0))
 
 
 def chi_square(observed: dict[int, int], expected: dict[int, Fraction]) -> tuple[float, int]:
@@ -254,10 +254,10 @@ def _upgrade(counts: dict) -> dict:
 def is_lie(roll: dict) -> bool | None:
     """Whether the announcement made with a logged roll was a lie (None: it made none, or it is unknown).
 
-    Two dice: the value under the cup is below the announced one (RULES.md §2).
+    Two dice: the value under the cup is below the announced one (docs/rules.md §2).
     """
     if roll.get("announced") is not None and roll.get("value") is not None:
-        return rules.rank(roll["value"]) < rules.rank(roll["announced"])
+        return two_dice.rank(roll["value"]) < two_dice.rank(roll["announced"])
     return None
 
 
@@ -268,21 +268,21 @@ def too_high(roll: dict) -> bool | None:
     return None
 
 
-def _add_dice(target: dict, roll: dict) -> None:
-    if len(roll["dice"]) == 2:  # Mäxchen and Poschen: the value of the two dice
+def _add_dice(target: dict, roll: dict, dice: str) -> None:
+    if dice == "values":  # the value of a two-dice cup
         _add(target["values"], roll["value"])
-    else:  # Lügen: every die of a cup
+    else:  # every die of a cup
         for face in roll["dice"]:
             _add(target["faces"], face)
 
 
-def count_rolls(counts: dict, rolls) -> None:
-    """Add settled rolls (from `Game.drain_rolls`) to a room's counts."""
+def count_rolls(counts: dict, rolls, dice: str = "values") -> None:
+    """Add settled rolls (from `Game.drain_rolls`) to a room's counts; `dice` is the rule set's (`RuleSet.dice`)."""
     _upgrade(counts)
     for roll in rolls:
-        _add_dice(counts["pending"], roll)
+        _add_dice(counts["pending"], roll, dice)
         if roll.get("public"):
-            _add_dice(counts["game"], roll)
+            _add_dice(counts["game"], roll, dice)
         if roll.get("announced") is not None:
             _tally(counts["pending"]["announced"], roll["announced"], is_lie(roll))
         if roll.get("found") is None:
@@ -364,7 +364,7 @@ def shown(counts: dict) -> dict:
             "announced": said.get(str(value), [0, 0])[0],
             "untrue": said.get(str(value), [0, 0])[1],
         }
-        for value in rules.VALUES
+        for value in two_dice.VALUES
         if str(value) in checked or str(value) in said
     ]
     bids = [{"count": int(k), "doubts": n, "fell": fell} for k, (n, fell) in counts["doubted"].items()]

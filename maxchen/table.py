@@ -16,9 +16,9 @@ from confusable_homoglyphs.utils import load
 
 from . import fastjson as json
 from . import stats
-from .bots import STRATEGIES
 from .errors import IllegalMove
-from .rulesets import RULESETS
+from .rules.bots import STRATEGIES
+from .rulesets import REGISTRY, RULESETS
 
 # No 0/O and no 1/I/L: codes are read aloud and typed from a projector.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -473,7 +473,7 @@ class Room:
         self._drop(self.seat(player), connected)
 
     def _drop(self, seat: Seat, connected: set):
-        """RULES.md §5: out for good, token revoked, host handed on."""
+        """docs/rules.md §5: out for good, token revoked, host handed on."""
         in_game = self.game is not None and seat.id in self.game.players
         if in_game:
             self.game.remove(seat.id)
@@ -535,7 +535,7 @@ class Room:
             }
             for roll in rolls
         ]
-        stats.count_rolls(self.counts, entries)
+        stats.count_rolls(self.counts, entries, REGISTRY[self.rules].dice)
         unseen = any(not entry["public"] for entry in entries)
         settled = self.phase == "over" and (stats.settle(self.counts) or unseen)
         return entries, (self.games if settled else None)
@@ -578,6 +578,7 @@ class Room:
             "allowed": ["start"] if self._may_start(player) else mine.get("allowed", []),
             "choices": mine.get("choices", []),
             "dice": mine.get("dice"),
+            "cup_size": game.cup_size(you) if game is not None else self.ruleset.DICE,
             "step": turn["step"] if turn and turn["player"] == you else None,
             "answers": answers,
             "waiting": seat.waiting if seat else False,

@@ -34,12 +34,13 @@ from flask_babel import get_locale, gettext
 from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import HTTPException
 
-from . import fair, messages, rules, stats
+from . import fair, messages, stats
 from .api import act_as, json_error
 from .classroom import CLASS_CODE_LENGTH, DEFAULT_SIZE, TABLE_SIZES, normalize_class_code
 from .errors import IllegalMove
 from .live import STRATEGY_LABELS, page_parts, render_stats, stats_key, value_label
 from .rooms import normalize_code
+from .rules import two_dice
 from .rulesets import DEFAULT, REGISTRY, RULESETS, SHARED_PHONE, TITLES
 from .table import shown_name
 
@@ -580,7 +581,7 @@ def language():
 @bp.get("/rules")
 def rules_page():
     """The rules in player language, with the value ladder."""
-    ladder = [(value, value_label(value), rules.probability(value)) for value in rules.VALUES]
+    ladder = [(value, value_label(value), two_dice.probability(value)) for value in two_dice.VALUES]
     return render_template(f"rules/{select_locale()}.html", ladder=ladder)
 
 
@@ -608,11 +609,11 @@ def learn():
         {
             "value": value,
             "label": value_label(value),
-            "exactly": f"{int(rules.probability(value) * 36)}/36",
+            "exactly": f"{int(two_dice.probability(value) * 36)}/36",
             "at_least": _percent(stats.at_least(value)),
             "beaten": _percent(stats.beats(value)),
         }
-        for value in rules.VALUES
+        for value in two_dice.VALUES
     ]
     seats = [s for s in request.args.getlist("seat") if s]
     form = {"games": request.args.get("games", "10000"), "seats": (seats or ["statistician", "honest", "bluffer"])}

@@ -5,7 +5,10 @@ from fractions import Fraction
 
 import pytest
 
-from maxchen import bots, rules, simulate
+from maxchen import bots, simulate
+from maxchen.rules import two_dice as rules
+from maxchen.rules.bots import chance_at_least
+from maxchen.rulesets.maexchen import bots as two_dice_bots
 
 R = rules.rank
 
@@ -55,8 +58,8 @@ def test_poschen_has_no_accept_so_21_is_checked_or_matched():
 def test_the_statistician_weighs_the_announcement_against_the_one_before():
     # 62 over 61: a roll of 62 (2/36) against a liar's smallest lie after a roll of 61 or less
     # (20/36 × 1/2): true with chance 1/6. 63 over 61: 2/36 against 20/36 × 1/2 × 1/10: 2/3.
-    assert bots.chance_true(R(62), R(61)) == Fraction(1, 6)
-    assert bots.chance_true(R(63), R(61)) == Fraction(2, 3)
+    assert two_dice_bots.chance_true(R(62), R(61)) == Fraction(1, 6)
+    assert two_dice_bots.chance_true(R(63), R(61)) == Fraction(2, 3)
     assert bots.act("statistician", view(["believe", "check"], said=62, history=[61, 62]), None) == {"action": "check"}
     assert bots.act("statistician", view(["believe", "check"], said=63, history=[61, 63]), None) == {
         "action": "believe"
@@ -79,8 +82,8 @@ def test_the_bluffer_lies_at_about_its_rate_even_with_a_good_roll():
 
 
 def test_luegen_odds_of_the_unknown_dice():
-    assert bots.chance_at_least(1, 3) == pytest.approx(1 - (2 / 3) ** 3)
-    assert bots.chance_at_least(0, 6) == 1.0 and bots.chance_at_least(7, 6) == 0.0
+    assert chance_at_least(1, 3) == pytest.approx(1 - (2 / 3) ** 3)
+    assert chance_at_least(0, 6) == 1.0 and chance_at_least(7, 6) == 0.0
     # My dice 4-4-1 are three fours; six dice unknown. "5 × 4" needs two more of six: likely.
     luegen = {"rules": "luegen", "phase": "playing", "you": "me", "dice": [4, 4, 1], "dice_in_play": 9}
     likely = {**luegen, "allowed": ["bid", "doubt"], "bid": {"player": "ann", "count": 5, "face": 4}}

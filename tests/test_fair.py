@@ -7,9 +7,9 @@ import pytest
 
 from maxchen import fair
 from maxchen.dice import FixedDice
-from maxchen.game import MaexchenGame
-from maxchen.luegen import LuegenGame
-from maxchen.poschen import PoschenGame
+from maxchen.rulesets.luegen.game import LuegenGame
+from maxchen.rulesets.maexchen.game import MaexchenGame
+from maxchen.rulesets.poschen.game import PoschenGame
 
 A, B, C = "ann", "ben", "cem"
 

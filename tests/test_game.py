@@ -1,8 +1,8 @@
-"""Mäxchen games as transcripts with fixed dice (RULES.md §2 and §5)."""
+"""Mäxchen games as transcripts with fixed dice (docs/rules.md §2 and §5)."""
 
 from maxchen import fair
 from maxchen.dice import FixedDice
-from maxchen.game import MaexchenGame
+from maxchen.rulesets.maexchen.game import MaexchenGame
 
 from .conftest import refused
 

@@ -1,4 +1,4 @@
-"""Lügen (RULES.md §4): bids, jokers, doubts, mats, safe players and the play-off."""
+"""Lügen (docs/rules.md §4): bids, jokers, doubts, mats, safe players and the play-off."""
 
 import json
 
@@ -10,8 +10,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from maxchen import messages
 from maxchen.dice import FixedDice
 from maxchen.errors import IllegalMove
-from maxchen.luegen import LuegenGame, bid_beats, count_matches
 from maxchen.rooms import Rooms
+from maxchen.rulesets.luegen.game import LuegenGame, bid_beats, count_matches
 
 from .conftest import SeededDice, refused
 

@@ -25,9 +25,9 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from app import create_app
-from maxchen import rules
 from maxchen.errors import REASONS, STATUS
 from maxchen.rooms import Rooms
+from maxchen.rules import two_dice as rules
 from maxchen.rulesets import RULESETS
 from maxchen.store import RedisStore
 from maxchen.table import CODE_ALPHABET, ROOM_ACTIONS

@@ -1,12 +1,12 @@
-"""Poschen (RULES.md §3): every difference from Mäxchen, as tables and transcripts."""
+"""Poschen (docs/rules.md §3): every difference from Mäxchen, as tables and transcripts."""
 
 import pytest
 
-from maxchen import rules
 from maxchen.dice import FixedDice
 from maxchen.errors import IllegalMove
-from maxchen.poschen import PoschenGame
 from maxchen.rooms import Rooms
+from maxchen.rules import two_dice as rules
+from maxchen.rulesets.poschen.game import PoschenGame
 
 A, B, C = "ann", "ben", "cem"
 

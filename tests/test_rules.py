@@ -1,11 +1,11 @@
-"""Values, ranking, parsing and penalties (RULES.md §1–§2) as tables."""
+"""Values, ranking, parsing and penalties (docs/rules.md §1–§2) as tables."""
 
 import itertools
 from fractions import Fraction
 
 import pytest
 
-from maxchen import rules
+from maxchen.rules import two_dice as rules
 
 LADDER = [31, 32, 41, 42, 43, 51, 52, 53, 54, 61, 62, 63, 64, 65, 11, 22, 33, 44, 55, 66, 21]
 

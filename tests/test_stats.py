@@ -6,7 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from maxchen import rules, stats
+from maxchen import stats
+from maxchen.rules import two_dice as rules
 
 
 def test_the_ladders_shares_sum_to_one_with_doubles_half_as_likely():

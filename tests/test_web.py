@@ -810,8 +810,8 @@ def test_the_statistics_json_is_the_csvs_rolls_tested_by_scipy(app, rooms):
 
     import scipy.stats as scipy
 
-    from maxchen import rules
     from maxchen.dice import SeededDice
+    from maxchen.rules import two_dice as rules
 
     rooms.dice = SeededDice(11)
     rng = random.Random(11)

@@ -1,4 +1,4 @@
-"""Two-dice values, their ranking, parsing and penalties (RULES.md §1–§2).
+"""Two-dice values, their ranking, parsing and penalties (docs/rules.md §1–§2).
 
 Pure functions over values: no state, no I/O, no randomness.
 """
@@ -7,7 +7,7 @@ import re
 from fractions import Fraction
 
 MAEXCHEN = 21
-# RULES.md §1: plain numbers, then doubles, then Mäxchen; ascending.
+# docs/rules.md §1: plain numbers, then doubles, then Mäxchen; ascending.
 VALUES = (31, 32, 41, 42, 43, 51, 52, 53, 54, 61, 62, 63, 64, 65) + (11, 22, 33, 44, 55, 66) + (MAEXCHEN,)
 _RANK = {value: index for index, value in enumerate(VALUES)}
 
@@ -69,7 +69,7 @@ def parse_value(text) -> int | None:
 
 
 def checker_loses(actual: int, announced: int) -> bool:
-    """RULES.md §2: the checker loses when the real value is not lower."""
+    """docs/rules.md §2: the checker loses when the real value is not lower."""
     return rank(actual) >= rank(announced)
 
 

@@ -1,4 +1,4 @@
-"""Lügen, RULES.md §4: liar's dice with three dice each and beer mats.
+"""Lügen, docs/rules.md "Lügen": liar's dice with three dice each and beer mats.
 
 Everyone shakes their own cup at the start of a round; bids ("COUNT × FACE",
 ones are jokers) go round from the opener; anyone but the last bidder may
@@ -8,16 +8,16 @@ played down between the two players of a doubt (phase 2), until one loser.
 
 import copy
 
-from . import fair
-from .errors import IllegalMove
-from .game import Game, Option
+from ... import fair
+from ...errors import IllegalMove
+from ...rules.game import Game, Option
 
 DICE = 3
 FACES = (2, 3, 4, 5, 6)
 
 
 def bid_beats(count: int, face: int, bid: dict | None) -> bool:
-    """RULES.md §4: same count with a higher face, or a higher count with any face."""
+    """docs/rules.md §4: same count with a higher face, or a higher count with any face."""
     if bid is None:
         return True
     return count > bid["count"] or (count == bid["count"] and face > bid["face"])
@@ -33,7 +33,6 @@ class LuegenGame(Game):
 
     NAME = "luegen"
     TITLE = "Lügen"
-    SCORE = "mats"
     DICE = DICE
     MIN_PLAYERS = 3
     ACTIONS = ("shake", "bid", "doubt")
@@ -71,15 +70,6 @@ class LuegenGame(Game):
     def active(self) -> list[str]:
         """Players still in the game (not safe, not gone), in seating order."""
         return [p for p in self.players if p not in self.safe and p not in self.left]
-
-    def next_after(self, player: str) -> str:
-        """The next player after `player` who is still in."""
-        start = self.players.index(player)
-        for step in range(1, len(self.players) + 1):
-            candidate = self.players[(start + step) % len(self.players)]
-            if candidate in self.active():
-                return candidate
-        raise LookupError("nobody is left")
 
     def _new_round(self, opener: str) -> None:
         self.round += 1
@@ -172,7 +162,7 @@ class LuegenGame(Game):
         self._count_check(caught=loser == bidder)
         mat_from = None
         if self.stage == "play_off":
-            self.loser = loser  # RULES.md §4: the play-off doubt decides the game; no mat moves
+            self.loser = loser  # docs/rules.md §4: the play-off doubt decides the game; no mat moves
         elif self.stage == "handing_out":
             self.stack -= 1
             self.mats[loser] += 1
@@ -202,7 +192,7 @@ class LuegenGame(Game):
             self._finish()
 
     def _settle(self):
-        """Safe players leave; the stage moves on (RULES.md §4)."""
+        """Safe players leave; the stage moves on (docs/rules.md §4)."""
         if self.loser is not None:
             return
         if self.stage == "handing_out" and self.stack == 0:
@@ -236,7 +226,7 @@ class LuegenGame(Game):
                 continue
             found = outcome = None
             if bid is None:
-                outcome = "void"  # RULES.md §5: someone left, the round starts again; nobody saw these dice
+                outcome = "void"  # docs/rules.md §5: someone left, the round starts again; nobody saw these dice
             elif player == bid["player"]:
                 found = table >= bid["count"]
                 outcome = "true" if found else "too_high"  # not a lie: the bidder saw only their own cup
@@ -260,7 +250,7 @@ class LuegenGame(Game):
             )
 
     def remove(self, player):
-        """RULES.md §5: out for good (keeping any mats); mid-round the round is void."""
+        """docs/rules.md §5: out for good (keeping any mats); mid-round the round is void."""
         if player not in self.players or player in self.left:
             return
         self.left.append(player)

@@ -1,7 +1,8 @@
-"""Poschen, RULES.md §3: Mäxchen's turn loop with lives, Mayer rules and no accept."""
+"""Poschen, docs/rules.md §3: Mäxchen's turn loop with lives, Mayer rules and no accept."""
 
-from . import rules
-from .game import MaexchenGame, Option
+from ...rules import two_dice
+from ...rules.game import Option
+from ..maexchen.game import MaexchenGame
 
 
 class PoschenGame(MaexchenGame):
@@ -11,7 +12,6 @@ class PoschenGame(MaexchenGame):
     TITLE = "Poschen"
     ACTIONS = ("shake", "believe", "check", "announce")
     OPTIONS = {"lives": Option(default=5, low=3, high=10), **MaexchenGame.OPTIONS}
-    SCORE = "lives"
 
     @classmethod
     def lobby_fields(cls, options):
@@ -21,7 +21,7 @@ class PoschenGame(MaexchenGame):
         return self.options["lives"]
 
     def _penalize(self, player, amount):
-        # RULES.md §3: lives never go below 0.
+        # docs/rules.md §3: lives never go below 0.
         self.score[player] = max(0, self.score[player] - amount)
 
     def _is_eliminated(self, player):
@@ -38,11 +38,11 @@ class PoschenGame(MaexchenGame):
 
     @staticmethod
     def follows(value, previous):
-        """RULES.md §3: strictly higher, but after a Mayer the one announcement allowed is Mayer again."""
-        if previous == rules.MAEXCHEN:
-            return value == rules.MAEXCHEN
-        return rules.is_higher(value, previous)
+        """docs/rules.md §3: strictly higher, but after a Mayer the one announcement allowed is Mayer again."""
+        if previous == two_dice.MAEXCHEN:
+            return value == two_dice.MAEXCHEN
+        return two_dice.is_higher(value, previous)
 
     def _next_opener(self, loser, checker):
-        """RULES.md §3: the last accuser opens (or the next player still in)."""
+        """docs/rules.md §3: the last accuser opens (or the next player still in)."""
         return checker

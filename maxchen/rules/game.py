@@ -1,0 +1,222 @@
+"""One game as a state machine: legal actions, apply, view_for(player).
+
+`Game` is the interface every rule set implements (each in its package under
+`maxchen/rulesets/`); the room and transport layers use nothing else. The
+dice source is injected: anything with `roll(count) -> list[int]`.
+"""
+
+import copy
+from dataclasses import dataclass
+
+from ..errors import IllegalMove
+
+
+@dataclass(frozen=True)
+class Option:
+    """A host option of a rule set: an int range or a set of choices."""
+
+    default: int | str
+    low: int | None = None
+    high: int | None = None
+    choices: tuple = ()
+
+    def check(self, name: str, value):
+        """The value if it is allowed, else IllegalMove `bad_value`."""
+        if self.choices:
+            if value in self.choices:
+                return value
+            raise IllegalMove("option_choice", option=name, choices=", ".join(map(str, self.choices)))
+        if type(value) is int and self.low <= value <= self.high:
+            return value
+        raise IllegalMove("option_range", option=name, low=self.low, high=self.high)
+
+    def describe(self) -> dict:
+        """The option as the view and the docs show it."""
+        if self.choices:
+            return {"default": self.default, "choices": list(self.choices)}
+        return {"default": self.default, "min": self.low, "max": self.high}
+
+
+# What became of a logged roll: its claim checked and true, or a lie; believed or accepted unseen;
+# shown by a doubt of another's bid (Lügen); left on the table when a round was void (docs/rules.md §5).
+OUTCOMES = ("true", "lie", "too_high", "believed", "accepted", "shown", "void")  # too_high: a Lügen bid that fell
+
+
+class Game:
+    """The interface of a game, whatever its rule set."""
+
+    NAME = ""
+    TITLE = ""
+    DICE = 2  # dice in each cup
+    SHARED_PHONE = True  # playable on one phone passed around
+    ACTIONS: tuple[str, ...] = ()
+    MIN_PLAYERS = 2
+    MAX_PLAYERS = 10
+    OPTIONS: dict[str, Option] = {}
+
+    players: list[str]
+    winner: str | None
+
+    def __init__(self, players, options=None, dice=None):
+        if not self.MIN_PLAYERS <= len(players) <= self.MAX_PLAYERS:
+            raise IllegalMove("player_count", game=self.TITLE, low=self.MIN_PLAYERS, high=self.MAX_PLAYERS)
+        self.options = {**self.default_options(), **(options or {})}
+        self.dice = dice
+        self._rolls: list[dict] = []
+        self.players = list(players)
+        self.left: list[str] = []
+        self.round = 0
+        self.reveal = None
+        self.tally = self.new_tally()
+        self.voided = None  # {"player", "round"}: who left mid-round, and the round that started again
+
+    @staticmethod
+    def new_tally() -> dict:
+        """The game's numbers for its end screen: checks (or doubts), bluffs caught, lies that got through."""
+        return {"checks": 0, "caught": 0, "unseen_lies": 0}
+
+    def _count_check(self, caught: bool) -> None:
+        self.tally["checks"] += 1
+        self.tally["caught"] += int(caught)
+
+    @classmethod
+    def default_options(cls) -> dict:
+        """Every option at its default."""
+        return {name: option.default for name, option in cls.OPTIONS.items()}
+
+    @classmethod
+    def check_options(cls, options: dict) -> dict:
+        """Validated options; unknown names and bad values raise `bad_value`."""
+        if not isinstance(options, dict):
+            raise IllegalMove("options_object")
+        for name, value in options.items():
+            if name not in cls.OPTIONS:
+                raise IllegalMove("no_such_option", game=cls.TITLE, option=str(name))
+            cls.OPTIONS[name].check(name, value)
+        return dict(options)
+
+    @classmethod
+    def lobby_fields(cls, options: dict) -> dict:
+        """What a seat shows before a game: fresh points, lives or mats."""
+        raise NotImplementedError
+
+    @property
+    def over(self) -> bool:
+        """True once the game has its result."""
+        raise NotImplementedError
+
+    def active(self) -> list[str]:
+        """Players still in the game, in seating order."""
+        raise NotImplementedError
+
+    def next_after(self, player: str) -> str:
+        """The next player after `player` in seating order who is still in."""
+        start = self.players.index(player)
+        active = set(self.active())
+        for step in range(1, len(self.players) + 1):
+            candidate = self.players[(start + step) % len(self.players)]
+            if candidate in active:
+                return candidate
+        raise LookupError("nobody is left")
+
+    def cup_size(self, player: str | None) -> int:
+        """How many dice `player` shakes (the cup the phone draws)."""
+        return self.DICE
+
+    def waiting_for(self) -> list[str]:
+        """The players the game waits for now."""
+        raise NotImplementedError
+
+    def allowed(self, player: str) -> list[str]:
+        """The turn actions `player` may take now."""
+        raise NotImplementedError
+
+    def apply(self, player: str, action: str, payload: dict) -> None:
+        """Apply one action, or raise IllegalMove and change nothing."""
+        raise NotImplementedError
+
+    def _require_player(self, player: str) -> None:
+        """Refuse any move once the game is over, and from outside it."""
+        if self.over:
+            raise IllegalMove("game_over")
+        if player not in self.players:
+            raise IllegalMove("not_playing")
+
+    def remove(self, player: str) -> None:
+        """`player` leaves for good (docs/rules.md §5)."""
+        raise NotImplementedError
+
+    def player_fields(self, player: str) -> dict:
+        """What everyone sees of one player's standing."""
+        raise NotImplementedError
+
+    def answers(self, player: str) -> dict | None:
+        """What `player`'s moves answer now: the announcement or bid they would check or raise."""
+        return None
+
+    def stale(self, action: str) -> IllegalMove | None:
+        """A clearer refusal for an action that lost a race (its `name` param a player id)."""
+        return None
+
+    def drain_rolls(self) -> list[dict]:
+        """Rolls whose fate was settled since the last call, for the roll log.
+
+        Each is {"dice", "value", "announced", "found", "public", "round",
+        "player", "answerer", "outcome"}, and in Lügen "bid" and "table":
+        `announced` is the value announced with that roll (or None), `found`
+        whether a check (a doubt) found the claim true (None when nobody
+        checked it), `public` whether the whole table saw the dice, `player`
+        who rolled, `answerer` who believed, checked, accepted or doubted,
+        `outcome` one of `OUTCOMES`. Lügen's rows of a doubt carry the bid
+        and the count of its face on the whole table; `found` is on the
+        bidder's cup.
+        """
+        rolls, self._rolls = self._rolls, []
+        return rolls
+
+    def view_for(self, player: str | None) -> dict:
+        """The game part of the view: all `player` may see, nothing more."""
+        raise NotImplementedError
+
+    def voided_view(self) -> dict | None:
+        """Who left mid-round, while the round that started again because of it runs."""
+        voided = self.voided
+        return dict(voided) if voided and voided["round"] == self.round and not self.over else None
+
+    def tally_view(self) -> dict | None:
+        """The game's numbers, once it is over (before, lies that got through would tell on their tellers)."""
+        if not self.over:
+            return None
+        return {
+            "rounds": self.round,
+            "checks": self.tally["checks"],
+            "caught": self.tally["caught"],
+            "unseen_lies": self.tally["unseen_lies"],
+        }
+
+    _STATE: tuple[str, ...] = ()  # the attributes that make up a game's state
+    # State that games saved before it existed start fresh without (an upgrade loses no room):
+    # name -> its fresh value (the tally's is `new_tally()`).
+    _LATER: dict = {"tally": None, "voided": None}
+
+    def to_dict(self, copy_state=True) -> dict:
+        """The whole state as plain data, hidden dice included.
+
+        `copy_state=False` hands out the game's own lists and dicts: only for
+        serialising at once (a store), never to keep.
+        """
+        state = {name: getattr(self, name) for name in self._STATE}
+        return copy.deepcopy(state) if copy_state else state
+
+    @classmethod
+    def from_dict(cls, data: dict, dice, copy_state=True) -> "Game":
+        """A game restored from `to_dict` output (`copy_state=False`: data nobody else holds)."""
+        game = cls.__new__(cls)
+        game.dice = dice
+        game._rolls = []
+        for name in cls._STATE:
+            if name not in data and name in cls._LATER:
+                setattr(game, name, cls.new_tally() if name == "tally" else copy.deepcopy(cls._LATER[name]))
+            else:
+                setattr(game, name, copy.deepcopy(data[name]) if copy_state else data[name])
+        return game

@@ -1,0 +1,19 @@
+"""Lügen (docs/rules.md §4): liar's dice with three dice each and beer mats."""
+
+from ...rules.ruleset import N_, RuleSet
+from . import bots
+from .game import LuegenGame
+
+RULE_SET = RuleSet(
+    LuegenGame,
+    bots.act,
+    "faces",
+    summary=N_("Three dice each, bids on every die on the table: raise the bid or doubt it."),
+    labels={
+        "mats": N_("Beer mats"),
+        "playoff": N_("Play-off"),
+        "equal": N_("if all tie"),
+        "last_two": N_("last two only"),
+    },
+    fields=("count", "face"),
+)

@@ -1,0 +1,40 @@
+"""Bots of Lügen: every strategy bids and doubts from the binomial odds.
+
+The odds are of its own dice plus the unknown ones (each shows the face or a
+joker with chance 1/3); `bluffer` sometimes bids past what the odds support.
+"""
+
+import math
+from functools import cache
+
+from ...rules.bots import BLUFF_RATE
+
+
+@cache
+def chance_at_least(needed: int, unknown: int) -> float:
+    """P(at least `needed` of `unknown` dice show a face or a joker), each with chance 1/3."""
+    if needed <= 0:
+        return 1.0
+    return sum(math.comb(unknown, k) * (1 / 3) ** k * (2 / 3) ** (unknown - k) for k in range(needed, unknown + 1))
+
+
+def _bid_chance(bid: dict, dice: list[int], in_play: int) -> float:
+    mine = sum(1 for d in dice if d in (1, bid["face"]))
+    return chance_at_least(bid["count"] - mine, in_play - len(dice))
+
+
+def act(strategy: str, view: dict, rng) -> dict | None:
+    """The action `strategy` takes in this view of its seat, or None (not its move)."""
+    allowed, dice, bid = view["allowed"], view.get("dice") or [], view.get("bid")
+    if "shake" in allowed:
+        return {"action": "shake"}
+    in_play = view.get("dice_in_play") or len(dice)
+    if bid and "doubt" in allowed and bid["player"] != view["you"] and _bid_chance(bid, dice, in_play) < 0.5:
+        return {"action": "doubt"}
+    if "bid" not in allowed or not view.get("choices"):
+        return None
+    ranked = sorted(view["choices"], key=lambda c: (-_bid_chance(c, dice, in_play), c["count"], c["face"]))
+    choice = ranked[0]
+    if strategy == "bluffer" and rng.random() < BLUFF_RATE:
+        choice = ranked[min(len(ranked) - 1, rng.randint(1, 4))]
+    return {"action": "bid", "count": choice["count"], "face": choice["face"]}

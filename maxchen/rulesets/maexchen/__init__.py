@@ -1,0 +1,33 @@
+"""Mäxchen, the default rule set (docs/rules.md §2): two dice, penalty points, out at 5."""
+
+from ... import stats
+from ...rules.ruleset import N_, RuleSet
+from . import batch, bots
+from .game import MaexchenGame
+
+DOUBLES = {
+    11: N_("double one"),
+    22: N_("double two"),
+    33: N_("double three"),
+    44: N_("double four"),
+    55: N_("double five"),
+    66: N_("double six"),
+}
+HINT_LABELS = {"hint": N_("Teaching hint"), "off": N_("off"), "on": N_("on")}
+
+
+def hint(follows):
+    """The teaching hint of a two-dice ladder: a fresh roll's odds of reaching a value, and of going on after it."""
+    return lambda value: (stats.at_least(value), stats.goes_on(value, follows))
+
+
+RULE_SET = RuleSet(
+    MaexchenGame,
+    bots.act,
+    "values",
+    summary=N_("Two dice under the cup: say more than the last player, or bluff. Caught out: a point."),
+    names={21: "Mäxchen", **DOUBLES},
+    labels=HINT_LABELS,
+    hint=hint(MaexchenGame.follows),
+    batch=batch.play,
+)
