@@ -91,6 +91,7 @@ def _context(code: str, rules_name: str, names: dict, lang: str) -> dict:
         "min_players": rule_set.game.MIN_PLAYERS,
         "summary": _(rule_set.summary) if rule_set.summary else "",
         "templates": rule_set.templates,
+        "claim": rule_set.game.CLAIM,
         "option_specs": {name: option.describe() for name, option in rule_set.game.OPTIONS.items()},
         "option_labels": {key: _(label) for key, label in rule_set.labels.items()},
         "rulesets": list(RULESETS),

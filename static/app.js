@@ -271,7 +271,7 @@
     for (const el of document.querySelectorAll("[data-not-for]")) el.hidden = el.dataset.notFor === me;
     graceRemoval();
     newcomers(meta);
-    if (meta) Object.assign(document.body.dataset, { phase: meta.dataset.phase, rules: meta.dataset.rules });
+    if (meta) Object.assign(document.body.dataset, { phase: meta.dataset.phase, rules: meta.dataset.rules, claim: meta.dataset.claim });
     const say = document.querySelector("#table [data-say]");
     if (say && say.textContent.trim() && say.textContent !== lastSay) {
       lastSay = say.textContent;
@@ -437,7 +437,7 @@
       this.canShake = seated && v.allowed.includes("shake");
       this.el.classList.toggle("my-turn", this.canShake);
       // My move (shake, then announce or bid): the controls keep the picker's room, so the cup does not jump.
-      document.body.classList.toggle("my-move", seated && ["shake", "announce", "bid"].some((a) => v.allowed.includes(a)));
+      document.body.classList.toggle("my-move", seated && (v.allowed.includes("shake") || v.choices.length > 0));
       const had = this.values;
       this.values = seated && v.dice ? v.dice.slice() : null;
       if (this.values && !had) this.drop(this.values.length);

@@ -9,6 +9,7 @@ import pytest
 import requests
 
 from maxchen.client import join_room
+from maxchen.rulesets import RULESETS
 
 from . import look
 from .test_browser import ARTIFACTS, CHROMIUM_ARGS, sync_api  # noqa: F401 - skips without Chromium
@@ -73,9 +74,10 @@ def test_every_first_screen_and_each_rule_sets_turn_looks_right(browser, look_se
     page.wait_for_selector(".waiting-card")
     _check(page, f"{tag}-class-wait")
     teacher.close()
-    for turn, (rules, players) in enumerate((("maexchen", 2), ("poschen", 2), ("luegen", 3))):
+    for turn, rules in enumerate(RULESETS):
+        game, players = RULESETS[rules], RULESETS[rules].MIN_PLAYERS
         code = _create_room(page, base, rules)
-        if rules == "maexchen":
+        if turn == 0:
             stranger = context.browser.new_page(viewport={"width": width, "height": height}, locale=LANGUAGES[lang])
             stranger.goto(f"{base}/r/{code}")
             _check(stranger, f"{tag}-join")
@@ -85,12 +87,10 @@ def test_every_first_screen_and_each_rule_sets_turn_looks_right(browser, look_se
         _check(page, f"{tag}-{rules}-lobby")
         page.click("button[data-action=start]")
         page.wait_for_selector("#cup.my-turn")
-        if rules == "luegen":  # everyone shakes at once: the others by the API
-            for token in tokens:
-                _api(base, code, token, action="shake")
+        _others_shake(base, code, tokens)
         _check(page, f"{tag}-{rules}-shake")
         _shake(page)
-        picker = "form.bid" if rules == "luegen" else "form.announce"
+        picker = "form[data-claim]"
         page.wait_for_selector(picker)
         # What matters on one's own move: the round and the picker's button, both on screen.
         assert look.in_view(page, "#table > :not([hidden]):not(.sr-only)"), f"{tag}-{rules}: the round is off screen"
@@ -100,17 +100,10 @@ def test_every_first_screen_and_each_rule_sets_turn_looks_right(browser, look_se
         # in its three languages): the whole matrix twice over would cost the suite a minute.
         if (list(SIZES).index(size) + list(LANGUAGES).index(lang) + turn) % 3:
             continue
-        # The reveal: my claim is checked by the next player.
-        if rules == "luegen":
-            page.locator("form.bid label.face:has(input:enabled)").first.click()
-            page.click("form.bid button[type=submit]")
-            page.wait_for_selector("form.bid", state="detached")
-            _api(base, code, tokens[0], action="doubt")
-        else:
-            page.click("form.announce label.value:has(input[value='21'])")
-            page.click("form.announce button[type=submit]")
-            page.wait_for_selector("form.announce", state="detached")
-            _api(base, code, tokens[0], action="check")
+        # The reveal: my claim is challenged by the next player.
+        _claim(page)
+        page.wait_for_selector(picker, state="detached")
+        _api(base, code, tokens[0], action=game.CHALLENGE)
         page.wait_for_selector("#reveal-overlay:not([hidden]) .verdict")
         _check(page, f"{tag}-{rules}-reveal")  # after its animations: the verdict lands scaled up
         assert look.in_view(page, "#reveal-overlay .verdict"), f"{tag}-{rules}: the verdict is off screen"
@@ -140,7 +133,7 @@ def test_every_first_screen_and_each_rule_sets_turn_looks_right(browser, look_se
         stats.close()
     # Back home: the way back to the tables this phone sits at.
     page.goto(base + "/")
-    assert page.locator(".my-room").count() == 3
+    assert page.locator(".my-room").count() == len(RULESETS)
     _check(page, f"{tag}-home-back")
     context.close()
 
@@ -159,6 +152,29 @@ def _shake(page, tries=5):
         except sync_api.TimeoutError:
             continue
     raise AssertionError("the cup never rolled")
+
+
+def _others_shake(base, code, tokens):
+    """The scripted players shake where the round waits for their cups (everyone shakes at once)."""
+    for token in tokens:
+        if "shake" in _view(base, code, token)["allowed"]:
+            _api(base, code, token, action="shake")
+
+
+def _claim(page):
+    """The lowest claim the picker offers: the first open choice of each of its groups, then submit."""
+    form = page.locator("form[data-claim]")
+    groups = form.evaluate("f => [...new Set([...f.querySelectorAll('input[type=radio]')].map((i) => i.name))]")
+    for name in groups:
+        if not form.locator(f"input[name={name}]:checked").count():
+            form.locator(f"label:has(input[name={name}]:enabled)").first.click()
+    form.locator("button[type=submit]").click()
+
+
+def _view(base, code, token) -> dict:
+    answer = requests.get(f"{base}/api/rooms/{code}", headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    answer.raise_for_status()
+    return answer.json()
 
 
 def _create_room(page, base, rules) -> str:
@@ -181,7 +197,7 @@ TEN = ["Bernd", "Clara", "Dieter", "Emil", "Frida", "Gustav", "Hanna", "Ida", "J
 
 
 @pytest.mark.parametrize("size", ["small", "landscape"])
-@pytest.mark.parametrize("rules", ["maexchen", "luegen"])
+@pytest.mark.parametrize("rules", RULESETS)
 def test_with_ten_players_the_round_and_my_choice_stay_in_sight(browser, look_server, size, rules):
     """A full table: my move and my decision with the round above them, without scrolling."""
     width, height = SIZES[size]
@@ -195,45 +211,36 @@ def test_with_ten_players_the_round_and_my_choice_stay_in_sight(browser, look_se
     page.wait_for_function("() => document.querySelectorAll('.lobby-list .player').length === 10")
     page.click("button[data-action=start]")
     page.wait_for_selector("#cup.my-turn")
-    if rules == "luegen":
-        for token in tokens:
-            _api(base, code, token, action="shake")
+    _others_shake(base, code, tokens)
     page.focus("#cup")
     for i in range(8):
         page.keyboard.press("ArrowLeft" if i % 2 else "ArrowRight")
         page.wait_for_timeout(40)
-    picker = "form.bid" if rules == "luegen" else "form.announce"
+    picker = "form[data-claim]"
     page.wait_for_selector(picker)
     tag = f"ten-{rules}-{size}"
     assert look.in_view(page, "#table > :not([hidden]):not(.sr-only)"), f"{tag}: the round is off screen"
     assert look.in_view(page, f"{picker} button[type=submit]"), f"{tag}: the picker's button is off screen"
     _check(page, f"{tag}-move")
     # My claim, then the nine others in turn (each believes and claims the least it may) back to me.
-    if rules == "luegen":
-        page.locator("form.bid label.face:has(input:enabled)").first.click()
-    else:
-        page.click("form.announce label.value:has(input[value='31'])")
-    page.click(f"{picker} button[type=submit]")
+    _claim(page)
     page.wait_for_selector(picker, state="detached")
     for token in tokens:
         for _ in range(3):
-            view = requests.get(
-                f"{base}/api/rooms/{code}", headers={"Authorization": f"Bearer {token}"}, timeout=10
-            ).json()
+            view = _view(base, code, token)
+            claim = RULESETS[rules].CLAIM
             if "believe" in view["allowed"]:
                 _api(base, code, token, action="believe")
             elif "shake" in view["allowed"]:
                 _api(base, code, token, action="shake")
-            elif "announce" in view["allowed"]:
-                _api(base, code, token, action="announce", value=view["choices"][0])
-                break
-            elif "bid" in view["allowed"]:
-                _api(base, code, token, action="bid", **view["choices"][0])
+            elif claim in view["allowed"]:
+                least = view["choices"][0]
+                _api(base, code, token, action=claim, **(least if isinstance(least, dict) else {"value": least}))
                 break
     # My turn again: what stands (the card or the bid) and what I may do, all on screen.
-    answer = "button[data-action=doubt]" if rules == "luegen" else "button[data-action=check]"
+    answer = f"button[data-action={RULESETS[rules].CHALLENGE}]"
     page.wait_for_selector(answer)
-    card = ".bid-card" if rules == "luegen" else ".announce-row"
+    card = ".announce-row"
     page.screenshot(path=str(ARTIFACTS / f"look-{tag}-decide.png"))
     assert look.in_view(page, card), f"{tag}: the standing claim is off screen"
     assert look.in_view(page, answer), f"{tag}: the answer is off screen"

@@ -16,7 +16,7 @@ import pytest
 
 from maxchen import bots, stats
 from maxchen.dice import SeededDice
-from maxchen.rulesets import RULESETS
+from maxchen.rulesets import REGISTRY, RULESETS
 from maxchen.table import Room
 
 TABLES = 8
@@ -70,7 +70,7 @@ def verdicts(seed, dice, rules="maexchen", games=10, after=1, chance=0.002):
             pooled = stats.new_counts()
             for room, _ in tables:
                 stats.merge(pooled, room.counts)
-            test = stats.shown(pooled)["values" if rules != "luegen" else "faces"]
+            test = stats.shown(pooled)[REGISTRY[rules].dice]
             if test and test["verdict"] != "few":
                 seen.append(test["verdict"])
     return seen

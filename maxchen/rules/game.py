@@ -50,6 +50,8 @@ class Game:
     DICE = 2  # dice in each cup
     SHARED_PHONE = True  # playable on one phone passed around
     ACTIONS: tuple[str, ...] = ()
+    CLAIM = ""  # the action that makes a claim from the dice (its choices in the view)
+    CHALLENGE = ""  # the action that opens the cups on a claim
     MIN_PLAYERS = 2
     MAX_PLAYERS = 10
     OPTIONS: dict[str, Option] = {}

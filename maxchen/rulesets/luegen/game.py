@@ -36,6 +36,8 @@ class LuegenGame(Game):
     DICE = DICE
     MIN_PLAYERS = 3
     ACTIONS = ("shake", "bid", "doubt")
+    CLAIM = "bid"
+    CHALLENGE = "doubt"
     OPTIONS = {
         "mats": Option(default=12, low=2, high=30),
         "playoff": Option(default="equal", choices=("equal", "last_two")),

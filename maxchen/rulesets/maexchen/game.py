@@ -12,6 +12,8 @@ class MaexchenGame(Game):
     NAME = "maexchen"
     TITLE = "Mäxchen"
     ACTIONS = ("shake", "believe", "check", "accept", "announce")
+    CLAIM = "announce"
+    CHALLENGE = "check"
     OUT_AT = 5
     # The teaching hint: beside each announcement the odds of a fresh roll (a classroom asks).
     OPTIONS = {"hint": Option(default="off", choices=("off", "on"))}
