@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 5000
 
-.PHONY: run test lint format clean translations
+.PHONY: run test lint format clean translations language
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,3 +44,9 @@ translations: $(VENV)/.dev
 	$(BIN)/pybabel extract --no-wrap -F babel.cfg -k _l -k N_ -o translations/messages.pot .
 	$(BIN)/pybabel update --no-wrap -i translations/messages.pot -d translations
 	$(BIN)/pybabel compile -d translations
+
+# A new language's catalogue: make language CODE=fr (then README.md, "Adding a language").
+language: $(VENV)/.dev
+	@test -n "$(CODE)" || { echo "usage: make language CODE=xx"; exit 2; }
+	$(BIN)/pybabel extract --no-wrap -F babel.cfg -k _l -k N_ -o translations/messages.pot .
+	$(BIN)/pybabel init --no-wrap -i translations/messages.pot -d translations -l $(CODE)

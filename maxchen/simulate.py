@@ -16,11 +16,13 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+from . import stats
 from .dice import SeededDice
 from .rules.bots import STRATEGIES
 from .rulesets import DEFAULT, REGISTRY
 
-MAX_GAMES = 100_000
+MAX_GAMES = 100_000  # with a batch engine
+MAX_ENGINE_GAMES = 1_000  # one by one on the real engine (about 10 ms a game of liar's dice)
 Z95 = 1.959964  # the normal quantile of a 95 % interval
 
 
@@ -126,8 +128,8 @@ def simulate(strategies: list[str], games: int, seed: int | None = None, rules_n
     n = len(strategies)
     if not rule_set.game.MIN_PLAYERS <= n <= rule_set.game.MAX_PLAYERS:
         raise ValueError(f"{rule_set.game.MIN_PLAYERS} to {rule_set.game.MAX_PLAYERS} players")
-    if not 1 <= games <= MAX_GAMES:
-        raise ValueError(f"1 to {MAX_GAMES} games")
+    if not 1 <= games <= max_games(rules_name):
+        raise ValueError(f"1 to {max_games(rules_name)} games")
     unknown = set(strategies) - set(STRATEGIES)
     if unknown:
         raise ValueError(f"no strategy {sorted(unknown)[0]!r}")
@@ -136,6 +138,11 @@ def simulate(strategies: list[str], games: int, seed: int | None = None, rules_n
         rule_set.batch(strategies, games, seed) if rule_set.batch else _one_by_one(strategies, games, seed, rules_name)
     )
     return Result(strategies=list(strategies), games=games, seconds=time.perf_counter() - started, seed=seed, **played)
+
+
+def max_games(rules_name: str = DEFAULT) -> int:
+    """How many games one run may simulate of a rule set."""
+    return MAX_GAMES if REGISTRY[rules_name].batch else MAX_ENGINE_GAMES
 
 
 def _one_by_one(strategies: list[str], games: int, seed: int | None, rules_name: str) -> dict:
@@ -151,11 +158,12 @@ def _one_by_one(strategies: list[str], games: int, seed: int | None, rules_name:
         played["rounds"].append(game["rounds"])
         played["points"].append(sum(seat.get("points", 0) for seat in game["standing"]))
         for roll in game["rolls"]:
-            key = roll["value"] if REGISTRY[rules_name].dice == "values" else None
-            for face in [key] if key is not None else roll["dice"]:
-                played["rolls"][face] = played["rolls"].get(face, 0) + 1
+            for key in [roll["value"]] if REGISTRY[rules_name].dice == "values" else roll["dice"]:
+                played["rolls"][key] = played["rolls"].get(key, 0) + 1
         played["checks"] += game["checks"]
         played["lies_caught"] += game["caught"]
+    order = stats.theory(REGISTRY[rules_name].dice)  # ladder order, or faces 1 to 6
+    played["rolls"] = {key: played["rolls"].get(key, 0) for key in order}
     return played
 
 

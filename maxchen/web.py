@@ -42,7 +42,7 @@ from .live import STRATEGY_LABELS, page_parts, render_stats, stats_key, value_la
 from .rooms import normalize_code
 from .rules import two_dice
 from .rulesets import DEFAULT, REGISTRY, RULESETS, SHARED_PHONE, TITLES
-from .table import shown_name
+from .table import ruleset_name, shown_name
 
 bp = Blueprint("web", __name__)
 
@@ -616,13 +616,25 @@ def learn():
         for value in two_dice.VALUES
     ]
     seats = [s for s in request.args.getlist("seat") if s]
-    form = {"games": request.args.get("games", "10000"), "seats": (seats or ["statistician", "honest", "bluffer"])}
+    rules = request.args.get("rules") or DEFAULT
+    form = {
+        "games": request.args.get("games", "10000" if REGISTRY.get(rules, REGISTRY[DEFAULT]).batch else "200"),
+        "seats": (seats or ["statistician", "honest", "bluffer"]),
+        "rules": rules if rules in REGISTRY else DEFAULT,
+    }
     form["seats"] = (form["seats"] + [""] * SEATS_ON_FORM)[:SEATS_ON_FORM]
-    context = {"ladder": ladder, "form": form, "max_games": simulate.MAX_GAMES, "strategy_labels": _strategy_labels()}
+    context = {
+        "ladder": ladder,
+        "form": form,
+        "max_games": simulate.MAX_GAMES,
+        "strategy_labels": _strategy_labels(),
+        "rulesets": list(RULESETS),
+        "titles": TITLES,
+    }
     if "games" not in request.args:
         return render_template("learn.html", **context)
     try:
-        result = _simulated(seats, request.args["games"], request.args.get("seed", ""))
+        result = _simulated(rules, seats, request.args["games"], request.args.get("seed", ""))
     except IllegalMove as error:
         response = make_response(render_template("learn.html", error=_message(error), **context), error.status)
         if error.reason == "rate_limited":  # busy with another's simulation
@@ -632,9 +644,9 @@ def learn():
         out = io.StringIO()
         simulate.write_csv(result, out)
         return current_app.response_class(out.getvalue(), mimetype="text/csv")
-    test = stats.test(result.rolls, "values")
+    test = stats.test(result.rolls, REGISTRY[rules].dice)
     # The same games again as CSV: the same seed (and only the form's own fields).
-    csv_url = url_for("web.learn", games=result.games, seat=seats, seed=result.seed, format="csv")
+    csv_url = url_for("web.learn", rules=rules, games=result.games, seat=seats, seed=result.seed, format="csv")
     return render_template(
         "learn.html",
         result=result,
@@ -648,14 +660,16 @@ def learn():
 _SIMULATING = threading.BoundedSemaphore(1)  # one simulation at a time, whoever asks: a core stays for the tables
 
 
-def _simulated(seats: list[str], games: str, seed: str):
+def _simulated(rules: str, seats: list[str], games: str, seed: str):
     """The simulation the form asks for, run off the server's loop; IllegalMove for a bad form or a busy server."""
     from . import simulate
 
-    if not WHOLE.fullmatch(games) or not 1 <= int(games) <= simulate.MAX_GAMES:
-        raise IllegalMove("option_range", option=gettext("Games"), low=1, high=simulate.MAX_GAMES)
-    if not 2 <= len(seats) <= SEATS_ON_FORM:
-        raise IllegalMove("player_count", code="bad_value", game="Mäxchen", low=2, high=SEATS_ON_FORM)
+    game = RULESETS[ruleset_name(rules)]
+    most = simulate.max_games(rules)
+    if not WHOLE.fullmatch(games) or not 1 <= int(games) <= most:
+        raise IllegalMove("option_range", option=gettext("Games"), low=1, high=most)
+    if not game.MIN_PLAYERS <= len(seats) <= SEATS_ON_FORM:
+        raise IllegalMove("player_count", code="bad_value", game=game.TITLE, low=game.MIN_PLAYERS, high=SEATS_ON_FORM)
     if any(seat not in _strategy_labels() for seat in seats):
         raise IllegalMove(
             "no_such_strategy",
@@ -664,7 +678,9 @@ def _simulated(seats: list[str], games: str, seed: str):
         )
     if seed and not (WHOLE.fullmatch(seed) and int(seed) >= 0):
         raise IllegalMove("whole_number", field="seed")
-    run = functools.partial(simulate.simulate, seats, int(games), int(seed) if seed else secrets.randbelow(10**9))
+    run = functools.partial(
+        simulate.simulate, seats, int(games), int(seed) if seed else secrets.randbelow(10**9), rules_name=rules
+    )
     if not _SIMULATING.acquire(blocking=False):
         raise IllegalMove("rate_limited", seconds=5)
     try:

@@ -8,9 +8,11 @@ import subprocess
 import sys
 
 import pytest
+import scipy.stats as scipy
 
 from maxchen import simulate, stats
 from maxchen.rules import two_dice as rules
+from maxchen.rulesets import REGISTRY
 
 
 def test_the_statistician_beats_honest_players():
@@ -107,3 +109,19 @@ def test_the_command_writes_csv():
     assert [int(row["key"]) for row in rows if row["section"] == "roll"] == list(rules.VALUES)
     refused = subprocess.run([*command, "--strategies", "psychic"], capture_output=True, text=True)
     assert refused.returncode == 2 and "invalid choice" in refused.stderr
+
+
+@pytest.mark.parametrize("rules_name", sorted(REGISTRY))
+def test_the_simulator_plays_every_rule_set_and_counts_its_dice_fairly(rules_name):
+    """Whole games of three strategies: one best seat per game, and the dice as fair as scipy can tell."""
+    games = 40
+    result = simulate.simulate(["honest", "bluffer", "statistician"], games, seed=4, rules_name=rules_name)
+    assert sum(result.wins) == games and len(result.rounds) == games
+    kind = REGISTRY[rules_name].dice
+    expected = stats.theory(kind)
+    assert list(result.rolls) == list(expected)  # every key, in ladder (or face) order
+    observed = [result.rolls[key] for key in expected]
+    total = sum(observed)
+    assert total > 0
+    p = scipy.chisquare(observed, [float(share) * total for share in expected.values()]).pvalue
+    assert p > 1e-4, (rules_name, observed)  # a fair die fails this one time in ten thousand

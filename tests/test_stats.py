@@ -8,6 +8,7 @@ import pytest
 
 from maxchen import stats
 from maxchen.rules import two_dice as rules
+from maxchen.rulesets import REGISTRY
 
 
 def test_the_ladders_shares_sum_to_one_with_doubles_half_as_likely():
@@ -246,3 +247,27 @@ def test_a_lugen_bid_that_fell_is_too_high_in_the_csv_never_a_lie_and_a_running_
         ("too_high", "", 1, "all"),  # game 1 is over: every roll of it is here
         ("too_high", "", 1, "checked"),  # game 2 still hides a cup: its rows are a skewed sample
     ]
+
+
+@pytest.mark.parametrize("rules", sorted(REGISTRY))
+def test_every_rule_set_counts_each_roll_once_by_its_own_kind_and_only_once_the_game_is_over(rules):
+    """A whole game of bots at a real table: nothing is tested before its end, then every die (or cup) once."""
+    from maxchen.dice import SeededDice
+
+    from .test_verdict import _move, _table
+
+    rng, dice = random.Random(6), SeededDice(6)
+    room, seats = _table(rules, rng)
+    kind, other = REGISTRY[rules].dice, {"values": "faces", "faces": "values"}[REGISTRY[rules].dice]
+    logged = []
+    log_rolls = room.log_rolls
+    room.log_rolls = lambda rolls: logged.extend(rolls) or log_rolls(rolls)
+    _move(room, seats, dice, rng)  # the host starts the game
+    while _move(room, seats, dice, rng):
+        assert stats.shown(room.counts)[kind] is None  # a running game's rolls are no sample yet
+    shown = stats.shown(room.counts)
+    expected = len(logged) if kind == "values" else sum(len(roll["dice"]) for roll in logged)
+    assert shown[kind]["total"] == expected > 0
+    assert shown[other] is None and shown[f"checked_{kind}"] is None  # the game's own checked cups are gone
+    # Doubts and checks count what the game counted, whichever the rule set calls them.
+    assert shown["checks"] + shown["doubts"] == room.game.tally["checks"]
