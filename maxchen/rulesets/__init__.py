@@ -10,7 +10,7 @@ line below.
 from ..errors import REASONS
 from ..rules.game import Game
 from ..rules.ruleset import N_, RuleSet
-from . import luegen, maexchen, poschen
+from . import luegen, maexchen, perudo, poschen
 
 REGISTRY: dict[str, RuleSet] = {
     package.RULE_SET.name: package.RULE_SET
@@ -18,6 +18,7 @@ REGISTRY: dict[str, RuleSet] = {
         maexchen,
         poschen,
         luegen,
+        perudo,
     )
 }
 for _rule_set in REGISTRY.values():
