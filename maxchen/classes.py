@@ -19,13 +19,13 @@ from .web import (
     _form_options,
     _message,
     _option_fields,
-    _qr,
     _remember,
     browser_classes,
     keep_held,
     log_csv,
     refusal,
     running_game,
+    share,
 )
 
 bp = Blueprint("classes", __name__)
@@ -71,11 +71,6 @@ def _teacher(code: str) -> str:
     return token
 
 
-def _share(code: str) -> dict:
-    link = request.host_url + "c/" + code
-    return {"link": link, "qr": _qr(link)}
-
-
 @bp.post("/classes")
 def create():
     """A teacher makes a class (its game and its tables' size) and gets its desk."""
@@ -96,16 +91,16 @@ def desk(code):
     code = _class_or_404(code)
     role, student = _role(code)
     if role == "teacher":
-        return render_template("class.html", role=role, **_desk(code), **_share(code))
+        return render_template("class.html", role=role, **_desk(code), **share("c/" + code))
     if role == "student":
         table = classrooms().table_of(student)
         if table is not None:
             _remember(table, browser_classes()[code], student["name"])
             return redirect(url_for("web.room", code=table), 303)
-        return render_template("class.html", role=role, student=student, code=code, **_share(code))
+        return render_template("class.html", role=role, student=student, code=code, **share("c/" + code))
     notice = GONE.get(request.args.get("gone", ""))  # why a phone is back at the class's name form
     return render_template(
-        "class.html", role=None, code=code, name=session.get("name", ""), notice=notice, **_share(code)
+        "class.html", role=None, code=code, name=session.get("name", ""), notice=notice, **share("c/" + code)
     )
 
 
@@ -160,7 +155,7 @@ def board(code):
     drawn = current_app.extensions["maxchen.class_live"].parts(overview, str(get_locale()))
     # Rendered with autoescape: user text in them is escaped already.
     parts = {area: Markup(wrap_class_parts({area: html})) for area, html in drawn.items()}  # noqa: S704
-    return render_template("class_board.html", code=code, overview=overview, parts=parts, **_share(code))
+    return render_template("class_board.html", code=code, overview=overview, parts=parts, **share("c/" + code))
 
 
 @bp.get("/c/<code>/stats.csv")

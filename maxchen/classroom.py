@@ -18,7 +18,7 @@ from . import stats
 from .errors import IllegalMove
 from .rooms import CLAIM_SECONDS
 from .rulesets import DEFAULT, RULESETS
-from .table import CODE_ALPHABET, ROOM_TTL, clean_name, hash_token, looks_like, ruleset_name
+from .table import CODE_ALPHABET, ROOM_TTL, clean_name, hash_token, looks_like, new_code, ruleset_name
 
 CLASS_CODE_LENGTH = 6  # one longer than a room's: a class code is never read as a room's
 TABLE_SIZES = (4, 5, 6)
@@ -26,7 +26,6 @@ DEFAULT_SIZE = 5
 MAX_TABLE = 6  # a newcomer opens a new table rather than make one bigger than this
 MAX_STUDENTS = 60
 MAX_TABLES = 60  # tables a class ever opens (moving students to new tables opens more)
-CLASS_ACTIONS = ("configure", "seat", "move", "remove", "start", "close")
 
 
 def normalize_class_code(text) -> str:
@@ -106,7 +105,7 @@ class Classrooms:
         }
         with self._guard:
             while True:
-                code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CLASS_CODE_LENGTH))
+                code = new_code(CLASS_CODE_LENGTH)
                 if self.store.load_class(code) is None and self.store.claim("class:" + code, CLAIM_SECONDS):
                     break
             data["code"] = code
@@ -157,12 +156,12 @@ class Classrooms:
         if not isinstance(payload, dict):
             raise IllegalMove("action_object")
         action = payload.get("action")
-        if action not in CLASS_ACTIONS:
+        if not isinstance(action, str) or action not in self._TEACHER_MOVES:
             raise IllegalMove("unknown_action", action=str(action)[:20])
         with self._locked(code) as data:
             tables = list(data["tables"])
             try:
-                seated = getattr(self, "_" + action)(data, payload) or []
+                seated = self._TEACHER_MOVES[action](self, data, payload) or []
             except IllegalMove:
                 if data["tables"] != tables:  # refused halfway: the tables made before it stay the class's
                     self._save(data)
@@ -176,8 +175,7 @@ class Classrooms:
             raise IllegalMove("options_object")
         options = dict(options)
         rules = ruleset_name(options.pop("rules", data["rules"]))
-        base = data["options"] if rules == data["rules"] else RULESETS[rules].default_options()
-        data["options"] = {**base, **RULESETS[rules].check_options(options)}
+        data["options"] = RULESETS[rules].merged_options(data["options"] if rules == data["rules"] else None, options)
         data["rules"] = rules
         if "size" in payload:
             data["size"] = _size(payload["size"])
@@ -262,6 +260,15 @@ class Classrooms:
         if not started:
             raise IllegalMove("nothing_to_start", low=RULESETS[data["rules"]].MIN_PLAYERS)
 
+    _TEACHER_MOVES = {
+        "configure": _configure,
+        "seat": _seat,
+        "move": _move,
+        "remove": _remove,
+        "start": _start,
+        "close": _close,
+    }
+
     def _unseat(self, student, code) -> None:
         if code is None:
             return
@@ -334,3 +341,6 @@ def _size(size) -> int:
     if type(size) is not int or size not in TABLE_SIZES:
         raise IllegalMove("table_size", low=TABLE_SIZES[0], high=TABLE_SIZES[-1])
     return size
+
+
+CLASS_ACTIONS = tuple(Classrooms._TEACHER_MOVES)  # what the teacher does

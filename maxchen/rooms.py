@@ -18,7 +18,7 @@ from .errors import IllegalMove
 from .presence import ACTIVITIES, WATCHERS_PER_ROOM, Presence, Socket
 from .rulesets import DEFAULT, RULESETS
 from .store import MemoryStore
-from .table import CODE_ALPHABET, CODE_LENGTH, MAX_SEATS, ROOM_TTL, Room, hash_token, normalize_code, ruleset_name
+from .table import CODE_ALPHABET, MAX_SEATS, ROOM_TTL, Room, hash_token, new_code, normalize_code, ruleset_name
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +121,7 @@ class Rooms:
         """Give a new room a free code and save it."""
         with self._guard:
             while True:
-                room.code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+                room.code = new_code()
                 # A code whose log is kept (of a room that is gone) stays unused: its log is not the new room's.
                 free = self.store.load(room.code) is None and not self.store.room_log(room.code)
                 if free and self.store.claim("room:" + room.code, CLAIM_SECONDS):  # once across processes
@@ -150,7 +150,7 @@ class Rooms:
             raise IllegalMove("needs_phones", game=ruleset.TITLE)
         if not ruleset.MIN_PLAYERS <= len(names) <= MAX_SEATS:
             raise IllegalMove("names_count", low=ruleset.MIN_PLAYERS, high=MAX_SEATS)
-        options = {**ruleset.default_options(), **ruleset.check_options(options or {})}
+        options = ruleset.merged_options(None, options or {})
         room = Room(None, rules, options, [], None, touched=self.clock())
         device, token = room.add(names[0])
         for name in names[1:]:

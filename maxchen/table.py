@@ -26,9 +26,13 @@ CODE_LENGTH = 5
 MAX_SEATS = 10
 NAME_LENGTH = 20
 ROOM_TTL = 6 * 3600
-ROOM_ACTIONS = ("start", "configure", "seat", "remove", "leave", "uncover", "add_bot")
 # Computer players take these names (mathematicians of chance), the first one free.
 BOT_NAMES = ("Ada", "Blaise", "Carl", "Emmy", "Pierre", "Grace", "Kurt", "Sofia", "Alan", "Hypatia")
+
+
+def new_code(length: int = CODE_LENGTH) -> str:
+    """A fresh random code (a room's, or with `length` a class's): letters and digits nobody misreads."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
 
 
 def normalize_code(text) -> str:
@@ -355,8 +359,8 @@ class Room:
         action = payload.get("action")
         if self.seat(player) is None:
             raise IllegalMove("not_member")
-        if action in ROOM_ACTIONS:
-            getattr(self, "_" + action)(player, payload, connected, dice)
+        if isinstance(action, str) and action in self._ROOM_MOVES:
+            self._ROOM_MOVES[action](self, player, payload, connected, dice)
         elif isinstance(action, str) and action in self.ruleset.ACTIONS:
             if self.phase != "playing":
                 raise IllegalMove("no_game")
@@ -423,8 +427,7 @@ class Room:
         ruleset = RULESETS[rules]
         if self.shared and not ruleset.SHARED_PHONE:
             raise IllegalMove("needs_phones", game=ruleset.TITLE)
-        base = self.options if rules == self.rules else ruleset.default_options()
-        self.options = {**base, **ruleset.check_options(options)}
+        self.options = ruleset.merged_options(self.options if rules == self.rules else None, options)
         if rules != self.rules and self.game is not None:
             # The finished game belongs to the old rule set: a clean lobby for the new one.
             self.game = None
@@ -471,6 +474,16 @@ class Room:
 
     def _leave(self, player, payload, connected, dice):
         self._drop(self.seat(player), connected)
+
+    _ROOM_MOVES = {
+        "start": _start,
+        "configure": _configure,
+        "seat": _seat,
+        "remove": _remove,
+        "leave": _leave,
+        "uncover": _uncover,
+        "add_bot": _add_bot,
+    }
 
     def _drop(self, seat: Seat, connected: set):
         """docs/rules.md §5: out for good, token revoked, host handed on."""
@@ -690,3 +703,6 @@ class Room:
             classroom=data.get("classroom"),
             games=data.get("games", 1 if data["game"] else 0),  # saved before games were numbered
         )
+
+
+ROOM_ACTIONS = tuple(Room._ROOM_MOVES)  # what the room itself does (the game's moves are its rule set's)

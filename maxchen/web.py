@@ -319,7 +319,7 @@ def room(code):
             message = _message(IllegalMove("one_phone"))
             return render_template("join.html", code=code, error=message, closed=True), 409
         return _join_page(room, name=session.get("name", ""), notice=GONE.get(request.args.get("gone", "")))
-    return render_template("room.html", code=code, room=room, parts=_parts(room, player), **_share(code))
+    return render_template("room.html", code=code, room=room, parts=_parts(room, player), **share("r/" + code))
 
 
 def _watched(code: str):
@@ -344,7 +344,9 @@ def board(code):
     if refused:
         return refused
     code = room.code
-    return render_template("room.html", code=code, room=room, parts=_parts(room, None), board=True, **_share(code))
+    return render_template(
+        "room.html", code=code, room=room, parts=_parts(room, None), board=True, **share("r/" + code)
+    )
 
 
 STATS_POLL = 5  # seconds between two looks of the statistics page (an unchanged answer is a bodiless 204)
@@ -512,9 +514,9 @@ def _qr(link: str) -> str:
     return segno.make(link, error="m").svg_inline(scale=5, dark="#111", light="#fff", border=2, omitsize=True)
 
 
-def _share(code: str) -> dict:
-    """The room's link and its QR code (drawn once per link)."""
-    link = request.host_url + "r/" + code
+def share(path: str) -> dict:
+    """A page's link on this server (a room's "r/CODE", a class's "c/CODE") and its QR code (drawn once per link)."""
+    link = request.host_url + path
     return {"link": link, "qr": _qr(link)}
 
 

@@ -103,6 +103,7 @@ def test_teacher_only_and_every_bad_input_changes_nothing(classes):
         ("nonsense", {"action": "seat"}, "bad_token"),
         (teacher, {"action": "start"}, "nothing_to_start"),
         (teacher, {"action": "fly"}, "unknown_action"),
+        (teacher, {"action": ["seat"]}, "unknown_action"),  # not a name at all
         (teacher, ["seat"], "action_object"),
         (teacher, {"action": "move", "student": "nobody", "table": "new"}, "no_such_student"),
         (teacher, {"action": "configure", "size": 9}, "table_size"),

@@ -109,12 +109,6 @@ def test_accepting_maexchen_costs_one():
     assert rules.ACCEPT_PENALTY == 1
 
 
-def test_values_above_keeps_ladder_order():
-    assert rules.values_above(None) == tuple(LADDER)
-    assert rules.values_above(65) == (11, 22, 33, 44, 55, 66, 21)
-    assert rules.values_above(21) == ()
-
-
 def test_probabilities_match_rules_md():
     chance = {v: Fraction(2 if v // 10 != v % 10 else 1, 36) for v in LADDER}
     assert sum(chance.values()) == 1
@@ -124,6 +118,11 @@ def test_probabilities_match_rules_md():
         assert rules.probability(value) == pytest.approx(float(chance[value]))
 
 
-@pytest.mark.parametrize(("value", "name"), [(21, "Mäxchen"), (44, "double four"), (11, "double one"), (65, "65")])
-def test_value_names(value, name):
-    assert rules.value_name(value) == name
+@pytest.mark.parametrize(
+    ("value", "rules_name", "name"),
+    [(21, "maexchen", "Mäxchen"), (44, "maexchen", "double four"), (65, "maexchen", "65"), (21, "poschen", "Mayer")],
+)
+def test_value_names_are_the_rule_sets_words(value, rules_name, name):
+    from maxchen.live import value_label
+
+    assert value_label(value, rules_name, "en") == name

@@ -98,6 +98,11 @@ class Game:
         return dict(options)
 
     @classmethod
+    def merged_options(cls, current: dict | None, changes: dict) -> dict:
+        """`changes` (validated) over `current`, or over the defaults when there are none yet."""
+        return {**(cls.default_options() if current is None else current), **cls.check_options(changes)}
+
+    @classmethod
     def lobby_fields(cls, options: dict) -> dict:
         """What a seat shows before a game: fresh points, lives or mats."""
         raise NotImplementedError

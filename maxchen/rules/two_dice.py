@@ -42,11 +42,6 @@ def is_higher(value: int, than: int | None) -> bool:
     return than is None or rank(value) > rank(than)
 
 
-def values_above(value: int | None) -> tuple[int, ...]:
-    """The values strictly higher than `value`, in ladder order."""
-    return VALUES if value is None else VALUES[rank(value) + 1 :]
-
-
 def parse_value(text) -> int | None:
     """A value from 21, "21", "Mäxchen", "6-5" or "6 5"; None when it is none.
 
@@ -76,16 +71,6 @@ def checker_loses(actual: int, announced: int) -> bool:
 def check_penalty(announced: int) -> int:
     """Points (or lives) a lost check costs: 2 when Mäxchen was announced."""
     return MAEXCHEN_CHECK_PENALTY if announced == MAEXCHEN else CHECK_PENALTY
-
-
-def value_name(value: int) -> str:
-    """A value as players say it: "Mäxchen", "double four", "65"."""
-    if value == MAEXCHEN:
-        return "Mäxchen"
-    high, low = divmod(value, 10)
-    if high == low:
-        return "double " + ("one", "two", "three", "four", "five", "six")[high - 1]
-    return str(value)
 
 
 def probability(value: int) -> Fraction:

@@ -123,7 +123,7 @@ class MaexchenGame(Game):
                 raise IllegalMove("not_higher")
             self._announce(player, value)
         else:
-            getattr(self, "_" + action)(player)
+            self._MOVES[action](self, player)
 
     def _log_cup(self, outcome, answerer=None):
         """The cup leaves the table (`outcome`, answered by `answerer`): its roll goes to the pending roll log."""
@@ -278,6 +278,8 @@ class MaexchenGame(Game):
             "tally": self.tally_view(),
             "voided": self.voided_view(),
         }
+
+    _MOVES = {"believe": _believe, "shake": _shake, "check": _check, "accept": _accept}
 
     _STATE = [
         "options",
