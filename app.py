@@ -50,10 +50,10 @@ from maxchen.botplay import BotPlay  # noqa: E402
 from maxchen.bus import RedisBus  # noqa: E402
 from maxchen.classroom import Classrooms  # noqa: E402
 from maxchen.errors import IllegalMove  # noqa: E402
+from maxchen.names import skeleton  # noqa: E402
 from maxchen.presence import RedisPresence  # noqa: E402
 from maxchen.rooms import Rooms  # noqa: E402
 from maxchen.store import MemoryStore, RedisStore, SqliteStore  # noqa: E402
-from maxchen.table import skeleton  # noqa: E402
 
 MAX_MESSAGE = 16 * 1024
 SWEEP_EVERY = 300

@@ -12,8 +12,8 @@ from markupsafe import Markup
 from .classroom import DEFAULT_SIZE, TABLE_SIZES, normalize_class_code
 from .errors import IllegalMove
 from .live import wrap_class_parts
+from .names import shown_name
 from .rulesets import DEFAULT, RULESETS
-from .table import shown_name
 from .web import (
     WHOLE,
     _form_options,

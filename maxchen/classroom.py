@@ -16,9 +16,10 @@ from contextlib import contextmanager
 
 from . import stats
 from .errors import IllegalMove
+from .names import clean_name, looks_like
 from .rooms import CLAIM_SECONDS
 from .rulesets import DEFAULT, RULESETS
-from .table import CODE_ALPHABET, ROOM_TTL, clean_name, hash_token, looks_like, new_code, ruleset_name
+from .table import CODE_ALPHABET, ROOM_TTL, hash_token, new_code, ruleset_name
 
 CLASS_CODE_LENGTH = 6  # one longer than a room's: a class code is never read as a room's
 TABLE_SIZES = (4, 5, 6)

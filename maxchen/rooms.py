@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 CLAIM_SECONDS = 60  # a new code is kept from other processes this long, until its room is saved
 
 __all__ = ["CODE_ALPHABET", "Rooms", "clean_name", "hash_token", "normalize_code"]
-from .table import clean_name  # noqa: E402 - for the transports and tests
+from .names import clean_name  # noqa: E402 - for the transports and tests
 
 
 class Rooms:

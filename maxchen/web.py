@@ -39,10 +39,11 @@ from .api import act_as, json_error
 from .classroom import CLASS_CODE_LENGTH, DEFAULT_SIZE, TABLE_SIZES, normalize_class_code
 from .errors import IllegalMove
 from .live import STRATEGY_LABELS, page_parts, render_stats, stats_key, value_label
+from .names import shown_name
 from .rooms import normalize_code
 from .rules import two_dice
 from .rulesets import DEFAULT, REGISTRY, RULESETS, SHARED_PHONE, TITLES
-from .table import ruleset_name, shown_name
+from .table import ruleset_name
 
 bp = Blueprint("web", __name__)
 
