@@ -50,9 +50,10 @@ from maxchen.botplay import BotPlay  # noqa: E402
 from maxchen.bus import RedisBus  # noqa: E402
 from maxchen.classroom import Classrooms  # noqa: E402
 from maxchen.errors import IllegalMove  # noqa: E402
+from maxchen.live import ClassLive, Live  # noqa: E402
 from maxchen.names import skeleton  # noqa: E402
 from maxchen.presence import RedisPresence  # noqa: E402
-from maxchen.rooms import Rooms  # noqa: E402
+from maxchen.rooms import Outlets, Rooms  # noqa: E402
 from maxchen.store import MemoryStore, RedisStore, SqliteStore  # noqa: E402
 
 MAX_MESSAGE = 16 * 1024
@@ -107,14 +108,26 @@ def create_app(test_config=None) -> Flask:
         json=fastjson,
         serializer=events.TextPacket,
     )
-    bots = BotPlay(rooms, socketio.start_background_task, socketio.sleep, app.config["BOT_DELAY"])
-    class_board = events.init_app(app, socketio, rooms, web.select_locale, web.LANGUAGES)
+    # The live pipeline. An action comes in by a transport (an HTTP route in web/api, a Socket.IO
+    # handler in events) -> rooms.act locks the room -> the rule set's game applies it -> the room is
+    # saved -> the views are drawn once per change -> pushed to each page (live); then the bots and
+    # the class board hear of it. A class's change goes to its desk, pages and board (class_live).
+    transport = events.Transport(socketio)
+    live = Live(app, transport.emit, rooms.presence)
+    spawn, sleep = socketio.start_background_task, socketio.sleep
+    class_live = ClassLive(app, transport.emit, app.extensions["maxchen.classes"], spawn, sleep, app.config.get("BUS"))
+    bots = BotPlay(rooms, spawn, sleep, app.config["BOT_DELAY"])
 
     def changed(room):
         bots.changed(room)
-        class_board.table_changed(room)
+        class_live.table_changed(room)
 
-    rooms.changed = changed
+    rooms.outlets = Outlets(
+        push=live.push, welcome=live.welcome, close=transport.close, release=transport.release, changed=changed
+    )
+    app.extensions["maxchen.classes"].changed = class_live.class_changed
+    app.extensions["maxchen.class_live"] = class_live
+    events.init_app(app, socketio, rooms, live, class_live, web.select_locale, web.LANGUAGES)
     if isinstance(rooms.store, RedisStore):
         import redis
 

@@ -61,40 +61,36 @@ def refuse_on(socketio, errors) -> None:
         raise error
 
 
-def init_app(app, socketio, rooms, select_locale, languages) -> ClassLive:
-    """Register the handlers and hand `rooms` the live pushes; the class boards' pusher is returned."""
+class Transport:
+    """What the rooms and the pushes ask of Socket.IO: send, close a replaced socket, let a gone one go."""
 
-    def emit(event, data, to, skip=None, local=False):
+    def __init__(self, socketio):
+        self.socketio = socketio
+
+    def emit(self, event, data, to, skip=None, local=False):
         """To a socket or a channel in any process (through the message queue), or only this one's (`local`)."""
-        socketio.emit(event, data, to=to, skip_sid=skip, ignore_queue=local)
+        self.socketio.emit(event, data, to=to, skip_sid=skip, ignore_queue=local)
 
-    live = Live(app, emit, rooms.presence)
-    classes = app.extensions["maxchen.classes"]
-    bus = app.config.get("BUS")
-    class_live = ClassLive(app, emit, classes, socketio.start_background_task, socketio.sleep, bus)
-    app.extensions["maxchen.class_live"] = class_live
-    throttle = app.extensions["maxchen.throttle"]
-    rooms.push = live.push
-    rooms.welcome = live.welcome
-
-    def close(socket):
+    def close(self, socket):
         """A newer socket of the same seat took this one's place."""
-        socketio.emit("replaced", {"room": socket.code}, to=socket.sid)
-        socketio.server.disconnect(socket.sid)
+        self.socketio.emit("replaced", {"room": socket.code}, to=socket.sid)
+        self.socketio.server.disconnect(socket.sid)
 
-    rooms.close = close
-
-    def release(socket):
+    def release(self, socket):
         """Its seat is gone (left or removed): no more pushes of the room, not even the public ones."""
         if socket.kind == "html":
-            socketio.server.leave_room(socket.sid, channel(socket.code, socket.lang))
-        socketio.start_background_task(_let_go, socket.sid)
+            self.socketio.server.leave_room(socket.sid, channel(socket.code, socket.lang))
+        self.socketio.start_background_task(self._let_go, socket.sid)
 
-    def _let_go(sid):
-        socketio.sleep(RELEASE_AFTER)  # first its last words go out: "removed", the leaver's own answer
-        socketio.server.disconnect(sid)
+    def _let_go(self, sid):
+        self.socketio.sleep(RELEASE_AFTER)  # first its last words go out: "removed", the leaver's own answer
+        self.socketio.server.disconnect(sid)
 
-    rooms.release = release
+
+def init_app(app, socketio, rooms, live: Live, class_live: ClassLive, select_locale, languages) -> None:
+    """Register the handlers: each parses, makes one call into `rooms` (or the classes) and answers."""
+    classes = app.extensions["maxchen.classes"]
+    throttle = app.extensions["maxchen.throttle"]
 
     # Every packet a connection sends is counted before anything is done with it, Engine.IO's
     # own (pongs, upgrades) too: a connection over its budget is closed (its packets would only
@@ -257,5 +253,3 @@ def init_app(app, socketio, rooms, select_locale, languages) -> ClassLive:
         """Sent while a player shakes or peeks; the others' players area shows it, never the dice."""
         activity = payload.get("activity") if isinstance(payload, dict) else "?"
         return as_member(lambda code, player: rooms.signal(code, player, activity) or {"ok": True})
-
-    return class_live

@@ -350,7 +350,6 @@ class ClassLive:
         self._cost: dict[str, float] = {}  # class code -> seconds its last drawing took
         self._changes: dict[str, int] = {}  # class code -> how many changes it has seen
         self._drawn: dict[tuple[str, str], int] = {}  # (class, language) -> the changes its last drawing saw
-        classrooms.changed = self.class_changed
 
     @staticmethod
     def channel(code: str, lang: str | None = None) -> str:

@@ -11,7 +11,9 @@ import math
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from .dice import SystemDice
 from .errors import IllegalMove
@@ -28,28 +30,38 @@ __all__ = ["CODE_ALPHABET", "Rooms", "clean_name", "hash_token", "normalize_code
 from .names import clean_name  # noqa: E402 - for the transports and tests
 
 
-class Rooms:
-    """The registry every transport calls; thread-safe, one lock per room.
+def _nothing(*_args) -> None:
+    return None
 
-    `push(room, gone, areas, welcomed)` is called under the room's lock after
-    every change (and every change of presence), with the room as it now is,
-    the ids of players who are no longer members, the public areas that may
-    have changed and a socket that was just sent everything; the lock keeps
-    pushes in order.
+
+@dataclass
+class Outlets:
+    """Where a room's change goes once it is saved, all under the room's lock (which keeps them in order).
+
+    `create_app` wires them; without, a change goes nowhere (tests, scripts).
     """
 
-    def __init__(self, store=None, dice=None, clock=time.time, ttl=ROOM_TTL, push=None, presence=None):
+    # push(room, gone, areas, welcomed): the views to the pages, after every change (and every change
+    # of presence): the room as it now is, the ids of players who are no longer members, the public
+    # areas that may have changed, and a socket that was just sent everything.
+    push: Callable = _nothing
+    welcome: Callable = _nothing  # welcome(socket, room): a new socket gets the whole room
+    close: Callable = _nothing  # close(socket): the transport closes a replaced socket
+    release: Callable = _nothing  # release(socket): the transport lets go of a gone seat's socket
+    changed: Callable = _nothing  # changed(room): after every change (the bots move, the class board redraws)
+
+
+class Rooms:
+    """The registry every transport calls; thread-safe, one lock per room; a change goes out by `outlets`."""
+
+    def __init__(self, store=None, dice=None, clock=time.time, ttl=ROOM_TTL, presence=None, outlets=None):
         self.store = store if store is not None else MemoryStore()
         self.dice = dice if dice is not None else SystemDice()
         self.clock = clock
         self.ttl = ttl
-        self.push = push
-        self.welcome = None  # welcome(socket, room): a new socket gets the whole room
-        self.close = lambda socket: None  # close(socket): the transport closes a replaced socket
-        self.release = lambda socket: None  # release(socket): the transport lets go of a gone seat's socket
+        self.outlets = outlets if outlets is not None else Outlets()
         self.presence = presence if presence is not None else Presence()
         self.offline_grace = 0.0  # seconds a player must be offline before the host may remove them mid-game
-        self.changed = lambda room: None  # changed(room): after every change, under its lock (the bots move)
         self._guard = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
         self._broken: set[str] = set()  # rooms whose saved state did not load (logged once)
@@ -98,14 +110,13 @@ class Rooms:
             self.store.save(room.code, room.to_dict(), rolls, settled)
         gone = [p for p in before if room.seat(p) is None]
         self._notify(room, gone=gone)
-        self.changed(room)
+        self.outlets.changed(room)
         for player in gone:
             for socket in self.presence.drop_player(room.code, player):
-                self.release(socket)  # told `removed` above; now it hears nothing more of the room
+                self.outlets.release(socket)  # told `removed` above; now it hears nothing more of the room
 
     def _notify(self, room: Room, gone=(), areas=None, welcomed=None):
-        if self.push is not None:
-            self.push(room, list(gone), areas, welcomed)
+        self.outlets.push(room, list(gone), areas, welcomed)
 
     def connected(self, code: str) -> dict[str, str | None]:
         """Players with an open connection to the room, with their activity."""
@@ -251,7 +262,7 @@ class Rooms:
         for code in self.store.untouched_since(float("inf")):
             with contextlib.suppress(IllegalMove), self._locked(code) as room:
                 if room.phase == "playing" and any(s.bot for s in room.members()):
-                    self.changed(room)
+                    self.outlets.changed(room)
 
     def connect(self, socket: Socket) -> Room:
         """A connection opened (a seat's, or a watcher's with player None); the room as it is."""
@@ -266,12 +277,11 @@ class Rooms:
             if replaced is None:
                 return room
             for old in replaced:
-                self.close(old)
-            if self.welcome is not None:
-                self.welcome(socket, room)
+                self.outlets.close(old)
+            self.outlets.welcome(socket, room)
             if socket.player is not None and not was_connected:  # once per seat, not per socket
                 self._notify(room, areas=("players",), welcomed=socket.sid)
-            self.changed(room)  # after a restart the bots wait until someone looks again
+            self.outlets.changed(room)  # after a restart the bots wait until someone looks again
             return room
 
     def disconnect(self, sid: str):

@@ -34,7 +34,7 @@ def test_a_person_and_two_bots_play_a_whole_game(rules):
         return view
 
     rooms.view = watched
-    rooms.changed = play.changed
+    rooms.outlets.changed = play.changed
     ann = rooms.create("Ann", rules)
     code = ann["code"]
     for strategy in ("statistician", "bluffer"):
@@ -125,6 +125,6 @@ def test_after_a_restart_the_bots_move_again():
     rooms.act(code, ann["player"], {"action": "announce", "value": 31})  # the honest bot's turn
     version = rooms.view(code, ann["player"])["version"]
     restarted = Rooms(store=rooms.store)  # a new process on the same store; nobody connects
-    restarted.changed = BotPlay(restarted, _spawn, time.sleep, delay=(0, 0)).changed
+    restarted.outlets.changed = BotPlay(restarted, _spawn, time.sleep, delay=(0, 0)).changed
     restarted.wake()
     assert wait_until(lambda: restarted.view(code, ann["player"])["version"] > version, 10)

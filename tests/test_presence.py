@@ -153,7 +153,7 @@ def test_a_change_in_one_process_reaches_the_others_sockets(app, redis_url, redi
     pushes_a, pushes_b = Pushes(), Pushes()
     for rooms, pushes in ((a, pushes_a), (b, pushes_b)):
         live = Live(app, pushes, rooms.presence)
-        rooms.push, rooms.welcome = live.push, live.welcome
+        rooms.outlets.push, rooms.outlets.welcome = live.push, live.welcome
     ann = a.create("Ann")
     code = ann["code"]
     ben = b.join(code, "Ben")

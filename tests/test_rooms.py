@@ -269,7 +269,7 @@ def test_rooms_untouched_for_six_hours_are_dropped():
 def test_pushes_hand_on_the_room_and_private_parts_hold_only_their_own_dice(room):
     rooms, code, ann, ben = room
     pushed = []
-    rooms.push = lambda changed, gone, areas, welcomed: pushed.append((changed, areas))
+    rooms.outlets.push = lambda changed, gone, areas, welcomed: pushed.append((changed, areas))
     plug(rooms, code, ann)
     plug(rooms, code, ben)
     assert [areas for _, areas in pushed] == [("players",), ("players",)]  # a connect touches nothing else
