@@ -7,6 +7,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from . import stats
+from .budgets import CLASS_JOINS, PAGES, ROOMS, limited
 from .errors import IllegalMove
 from .table import normalize_code
 
@@ -56,6 +57,7 @@ def json_error(error: HTTPException):
 
 
 @bp.post("/rooms")
+@limited(ROOMS, open=True)
 def create_room():
     """Create a room; the creator is its host."""
     body = _body()
@@ -64,18 +66,21 @@ def create_room():
 
 
 @bp.post("/rooms/<code>/players")
+@limited()
 def join_room(code):
     """Take a seat (or wait for the next game while one runs)."""
     return jsonify(_rooms().join(code, _body().get("name"))), 201
 
 
 @bp.get("/rooms/<code>")
+@limited()
 def view(code):
     """The caller's view of the room."""
     return jsonify(_rooms().view(code, _player(code)))
 
 
 @bp.post("/rooms/<code>/actions")
+@limited()
 def act(code):
     """Apply one action; answers the caller's new view."""
     player = _player(code)
@@ -84,6 +89,7 @@ def act(code):
 
 
 @bp.get("/rooms/<code>/stats")
+@limited(PAGES)
 def room_stats(code):
     """The room's statistics as the statistics page shows them, for anyone with the code; no names."""
     room = _rooms().load(code)
@@ -97,12 +103,14 @@ def _classes():
 
 
 @bp.post("/classes/<code>/students")
+@limited(CLASS_JOINS)
 def join_class(code):
     """Join a class as a student; the token is also the seat's at the table they are given."""
     return jsonify(_classes().join(code, _body().get("name"))), 201
 
 
 @bp.get("/classes/<code>/seat")
+@limited()
 def class_seat(code):
     """Where the bearer's student sits: {"table": room code or null, "player": id or null}."""
     role, student = _classes().role(code, bearer_token())
@@ -112,6 +120,7 @@ def class_seat(code):
 
 
 @bp.get("/classes/<code>/stats")
+@limited(PAGES)
 def class_stats(code):
     """Every table of the class pooled, as the class board shows them, for anyone with the code; no names."""
     overview = _classes().overview(code)
@@ -124,6 +133,7 @@ def _openapi() -> bytes:
 
 
 @bp.get("/openapi.yaml")
+@limited()  # one static file, cheap to send: the failure budget only, as for any door without its own
 def openapi():
     """This API as an OpenAPI 3.1 document (docs/openapi.yaml)."""
     return Response(_openapi(), mimetype="application/yaml")

@@ -9,6 +9,7 @@ from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
+from .budgets import CLASS_JOINS, DOWNLOADS, PAGES, ROOMS, limited
 from .classroom import DEFAULT_SIZE, TABLE_SIZES, normalize_class_code
 from .errors import IllegalMove
 from .live import wrap_class_parts
@@ -72,6 +73,7 @@ def _teacher(code: str) -> str:
 
 
 @bp.post("/classes")
+@limited(ROOMS, open=True)
 def create():
     """A teacher makes a class (its game and its tables' size) and gets its desk."""
     from .web import _home
@@ -86,6 +88,7 @@ def create():
 
 
 @bp.get("/c/<code>")
+@limited()
 def desk(code):
     """The class: the teacher's desk, a student's way to their table (or the wait for it), else a name form."""
     code = _class_or_404(code)
@@ -111,6 +114,7 @@ GONE = {
 
 
 @bp.post("/c/<code>/join")
+@limited(CLASS_JOINS)
 def join(code):
     """A student joins with a name."""
     code = _class_or_404(code)
@@ -128,6 +132,7 @@ def join(code):
 
 
 @bp.post("/c/<code>/act")
+@limited()
 def act(code):
     """The teacher's action from a form (htmx): answers the roster, or the error as a toast."""
     code = _class_or_404(code)
@@ -140,6 +145,7 @@ def act(code):
 
 
 @bp.get("/c/<code>/roster")
+@limited()
 def roster(code):
     """The teacher's roster (the desk asks again when the class changed)."""
     code = _class_or_404(code)
@@ -148,6 +154,7 @@ def roster(code):
 
 
 @bp.get("/c/<code>/board")
+@limited(PAGES)
 def board(code):
     """Every table of the class at a glance, and the statistics pooled over the class (no seat, no hidden die)."""
     code = _class_or_404(code)
@@ -159,6 +166,7 @@ def board(code):
 
 
 @bp.get("/c/<code>/stats.csv")
+@limited(DOWNLOADS)
 def stats_csv(code):
     """The rolls of every table of the class that the tables may know; names only for the teacher (`names=1`)."""
     code = _class_or_404(code)

@@ -3,7 +3,9 @@
 HTTP goes through Flask-Limiter, Socket.IO events through the `limits`
 library it is built on (the same sliding windows, kept in memory). Limits are
 strings like "60 per minute; 600 per hour" under these config keys (or
-environment variables of the same names):
+environment variables of the same names; their defaults in `maxchen/budgets.py`).
+Each route names its own budgets where it is declared (`budgets.limited`): the
+app does not start with a route that names none.
 
 - MAXCHEN_LIMIT_FAILURES, per address: answers that find no room or no seat
   (401, 403, 404) and refused socket connections: what guessing codes and
@@ -50,28 +52,12 @@ from limits.storage import MemoryStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
 
 from .api import bearer_token
+from .budgets import CLASS_JOINS, DOWNLOADS, LIMITS, PAGES, ROOMS, SIMULATIONS
 from .connections import unanswered
 from .errors import IllegalMove
 from .table import hash_token
 
-LIMITS = {
-    "MAXCHEN_LIMIT_FAILURES": "60 per minute; 300 per hour",
-    "MAXCHEN_LIMIT_PAGES": "20 per second; 600 per minute",
-    "MAXCHEN_LIMIT_SIMULATIONS": "10 per minute; 100 per hour",
-    "MAXCHEN_LIMIT_ROOMS": "600 per minute; 3000 per hour",
-    "MAXCHEN_LIMIT_CLASS_JOINS": "30 per minute; 300 per hour",
-    "MAXCHEN_LIMIT_DOWNLOADS": "10 per minute; 100 per hour",
-    "MAXCHEN_LIMIT_EVENTS": "20 per second; 600 per minute",
-    "MAXCHEN_LIMIT_PACKETS": "40 per second",
-    "MAXCHEN_LIMIT_ADDRESS_PACKETS": "2000 per second",
-}
 FAILED = frozenset((401, 403, 404))
-ROOM_MAKERS = ("web.create", "web.create_table", "api.create_room", "classes.create")
-CLASS_JOINS = ("classes.join", "api.join_class")
-DOWNLOADS = ("web.stats_csv", "classes.stats_csv")
-
-
-OPEN_PAGES = ("web.index", "web.rules_page", "web.learn", "web.language", "web.manifest", "static")
 
 
 def _exempt() -> bool:
@@ -84,7 +70,7 @@ def _exempt() -> bool:
     """
     from .web import browser_classes, browser_seats  # the transports import this module: theirs only when asked
 
-    if request.endpoint in OPEN_PAGES or request.endpoint in ROOM_MAKERS:
+    if request.endpoint in current_app.extensions["maxchen.throttle"].open:
         return True
     code = str((request.view_args or {}).get("code", "")).upper()
     if not code:
@@ -137,26 +123,29 @@ class Throttle:
         self.limiter = Limiter(
             get_remote_address, app=app, strategy="sliding-window-counter", storage_uri="maxchen-memory://"
         )
-        # The boards (the costliest pages to draw) and the statistics (page, poll, JSON): no seat behind them.
-        pages = (*OPEN_PAGES, "web.board", "classes.board", "web.stats_page", "api.room_stats", "api.class_stats")
-        limited = (
-            ("MAXCHEN_LIMIT_ROOMS", ROOM_MAKERS),
-            ("MAXCHEN_LIMIT_PAGES", pages),
-            ("MAXCHEN_LIMIT_CLASS_JOINS", CLASS_JOINS),
-            ("MAXCHEN_LIMIT_DOWNLOADS", DOWNLOADS),
-        )
-        for key, endpoints in limited:
-            limit = self.limiter.shared_limit(lambda key=key: current_app.config[key], scope=key)
-            for endpoint in endpoints:
-                if endpoint in app.view_functions and endpoint != "static":  # static files are cached
-                    app.view_functions[endpoint] = limit(app.view_functions[endpoint])
-        simulations = self.limiter.limit(
-            lambda: current_app.config["MAXCHEN_LIMIT_SIMULATIONS"],
+        # Each route's budgets, as the route declared them (`limited`); static files are open and cached.
+        shared = {
+            key: self.limiter.shared_limit(lambda key=key: current_app.config[key], scope=key)
+            for key in (PAGES, ROOMS, CLASS_JOINS, DOWNLOADS)
+        }
+        shared[SIMULATIONS] = self.limiter.limit(
+            lambda: current_app.config[SIMULATIONS],
             exempt_when=lambda: "games" not in request.args,
             deduct_when=lambda response: response.status_code == 200,  # a mistyped form costs nothing
         )
-        if "web.learn" in app.view_functions:
-            app.view_functions["web.learn"] = simulations(app.view_functions["web.learn"])
+        self.open = {"static"}
+        for endpoint, view in list(app.view_functions.items()):
+            if endpoint == "static":
+                continue
+            declared = getattr(view, "maxchen_limits", None)
+            if declared is None:
+                raise RuntimeError(f"the route {endpoint} declares no limits (maxchen.throttle.limited)")
+            budgets, is_open = declared
+            for budget in budgets:
+                view = shared[budget](view)
+            app.view_functions[endpoint] = view
+            if is_open:
+                self.open.add(endpoint)
         # A sliding window of two counters: O(1) per event, where a moving window keeps every hit.
         self.windows = SlidingWindowCounterRateLimiter(SweptMemoryStorage())
         self.packets = PacketBudget(self.config["MAXCHEN_LIMIT_PACKETS"])

@@ -36,6 +36,7 @@ from werkzeug.exceptions import HTTPException
 
 from . import fair, messages, stats
 from .api import act_as, json_error
+from .budgets import DOWNLOADS, PAGES, ROOMS, SIMULATIONS, limited
 from .classroom import CLASS_CODE_LENGTH, DEFAULT_SIZE, TABLE_SIZES, normalize_class_code
 from .errors import IllegalMove
 from .live import STRATEGY_LABELS, page_parts, render_stats, stats_key, value_label
@@ -211,6 +212,7 @@ def refusal(error: IllegalMove):
 
 
 @bp.get("/")
+@limited(PAGES, open=True)
 def index():
     """Create a room or join one."""
     return _home()
@@ -256,6 +258,7 @@ AGAINST_BOTS = ("statistician", "bluffer")  # Lügen needs three players: with y
 
 
 @bp.post("/rooms")
+@limited(ROOMS, open=True)
 def create():
     """Create a room from the home page; the creator is host."""
     name = request.form.get("name", "")
@@ -271,6 +274,7 @@ def create():
 
 
 @bp.post("/table")
+@limited(ROOMS, open=True)
 def create_table():
     """One phone for the whole table: names, one per line, then play."""
     text = request.form.get("names", "")
@@ -285,6 +289,7 @@ def create_table():
 
 
 @bp.post("/join")
+@limited()
 def join_by_code():
     """Join a room by its code from the home page."""
     name = request.form.get("name", "")
@@ -308,6 +313,7 @@ def _join(code, name):
 
 
 @bp.get("/r/<code>")
+@limited()
 def room(code):
     """The room: the table for a seated player, else a name form."""
     code = _room_or_404(code)
@@ -339,6 +345,7 @@ def _watched(code: str):
 
 
 @bp.get("/r/<code>/board")
+@limited(PAGES)
 def board(code):
     """The room on a big screen (a projector): what the whole table sees, with no seat and no hidden die."""
     room, refused = _watched(code)
@@ -354,6 +361,7 @@ STATS_POLL = 5  # seconds between two looks of the statistics page (an unchanged
 
 
 @bp.get("/r/<code>/stats")
+@limited(PAGES)
 def stats_page(code):
     """The room's statistics for anyone with the code: what the board shows, larger; htmx asks again every few seconds.
 
@@ -378,6 +386,7 @@ def _stats(room):
 
 
 @bp.get("/r/<code>/stats.csv")
+@limited(DOWNLOADS)
 def stats_csv(code):
     """The room's rolls the table may know, one row per roll; names only for the host who asks (`names=1`)."""
     room, refused = _watched(code)
@@ -434,6 +443,7 @@ def log_csv(logs, name: str, names: bool, tables: bool = False):
 
 
 @bp.post("/r/<code>/join")
+@limited()
 def join(code):
     """Take a seat in this room with a name."""
     code = _room_or_404(code)
@@ -477,6 +487,7 @@ def _seated(code: str) -> tuple[str, str]:
 
 
 @bp.get("/r/<code>/parts")
+@limited()
 def parts(code):
     """Every area of this player's page (a resync); the page swaps what is newer."""
     code, player = _seated(code)
@@ -484,6 +495,7 @@ def parts(code):
 
 
 @bp.post("/r/<code>/act")
+@limited()
 def act(code):
     """An action from a form (htmx); answers the changed areas, or the error as a toast."""
     code, player = _seated(code)
@@ -567,6 +579,7 @@ def _message(error: IllegalMove) -> str:
 
 
 @bp.post("/lang")
+@limited(PAGES, open=True)
 def language():
     """Switch the language; remembered in a cookie for a year."""
     lang = request.form.get("lang")
@@ -582,6 +595,7 @@ def language():
 
 
 @bp.get("/rules")
+@limited(PAGES, open=True)
 def rules_page():
     """The rules in player language, with the value ladder."""
     ladder = [(value, value_label(value), two_dice.probability(value)) for value in two_dice.VALUES]
@@ -589,6 +603,7 @@ def rules_page():
 
 
 @bp.get("/fair")
+@limited(PAGES, open=True)
 def fair_page():
     """Why the server cannot change the dice after a check, in plain words, with a fresh example seal."""
     dice = [6, 5]
@@ -604,6 +619,7 @@ def _percent(chance) -> str:
 
 
 @bp.get("/learn")
+@limited(PAGES, SIMULATIONS, open=True)
 def learn():
     """The ladder's odds, and a simulator: N games of bots with chosen strategies, against theory."""
     from . import simulate  # numpy loads only for the page that uses it
@@ -701,6 +717,7 @@ def _strategy_labels() -> dict:
 
 
 @bp.get("/manifest.webmanifest")
+@limited(PAGES, open=True)
 def manifest():
     """The web app manifest: the game on the home screen, opened full screen."""
     icons = [

@@ -211,3 +211,19 @@ def test_the_board_counts_as_a_page():
     code = Api(app.test_client()).create("Ann")["code"]
     client = app.test_client()
     assert [client.get(f"/r/{code}/board").status_code for _ in range(4)] == [200, 200, 200, 429]
+
+
+def test_a_route_that_declares_no_limits_stops_the_app_from_starting():
+    """Limits attach where a route is declared: one without is found at start, not by a flood."""
+    from flask import Flask
+
+    from maxchen.budgets import PAGES, limited
+    from maxchen.throttle import Throttle
+
+    app = Flask(__name__)
+    app.add_url_rule("/declared", "declared", limited(PAGES, open=True)(lambda: "ok"))
+    app.add_url_rule("/forgotten", "forgotten", lambda: "ok")
+    with pytest.raises(RuntimeError, match="forgotten declares no limits"):
+        Throttle(app)
+    with pytest.raises(ValueError, match="no limit"):
+        limited("MAXCHEN_LIMIT_TYPO")
