@@ -243,7 +243,9 @@ class Rooms:
                     raise room.named(better or IllegalMove("stale"))
             before = {s.id for s in room.members()}
             self.presence.seen(room.code, player)  # even if refused: the player's device is there
-            if isinstance(payload, dict) and payload.get("action") == "remove" and room.phase == "playing":
+            removal = isinstance(payload, dict) and payload.get("action") == "remove" and room.phase == "playing"
+            # Only for a removal the room would allow: nobody else learns how long a seat has been away.
+            if removal and (teacher or player == room.host) and payload.get("player") != player:
                 self._after_grace(room, payload.get("player"))
             connected = self.connected(room.code)
             room.apply(player, payload, connected, self.dice, teacher)

@@ -23,6 +23,7 @@ from .rulesets import DEFAULT, REGISTRY
 
 MAX_GAMES = 100_000  # with a batch engine
 MAX_ENGINE_GAMES = 1_000  # one by one on the real engine (about 10 ms a game of liar's dice)
+ENGINE_SECONDS = 10.0  # and for at most this long: six statisticians at Perudo take ten times as long a game
 Z95 = 1.959964  # the normal quantile of a 95 % interval
 
 
@@ -40,6 +41,7 @@ class Result:
     lies_caught: int = 0
     seconds: float = 0.0
     seed: int | None = None
+    asked: int | None = None  # the games asked for, where fewer were played in the time a run may take
 
     def win_rates(self) -> list[dict]:
         """Per strategy: its seats, the games one of them won, the rate per seat and its 95 % interval.
@@ -134,10 +136,19 @@ def simulate(strategies: list[str], games: int, seed: int | None = None, rules_n
     if unknown:
         raise ValueError(f"no strategy {sorted(unknown)[0]!r}")
     started = time.perf_counter()
-    played = (
-        rule_set.batch(strategies, games, seed) if rule_set.batch else _one_by_one(strategies, games, seed, rules_name)
+    if rule_set.batch:
+        played = rule_set.batch(strategies, games, seed)
+    else:
+        played = _one_by_one(strategies, games, seed, rules_name, started + ENGINE_SECONDS)
+    done = len(played["rounds"])
+    return Result(
+        strategies=list(strategies),
+        games=done,
+        seconds=time.perf_counter() - started,
+        seed=seed,
+        asked=games if done < games else None,
+        **played,
     )
-    return Result(strategies=list(strategies), games=games, seconds=time.perf_counter() - started, seed=seed, **played)
 
 
 def max_games(rules_name: str = DEFAULT) -> int:
@@ -145,12 +156,14 @@ def max_games(rules_name: str = DEFAULT) -> int:
     return MAX_GAMES if REGISTRY[rules_name].batch else MAX_ENGINE_GAMES
 
 
-def _one_by_one(strategies: list[str], games: int, seed: int | None, rules_name: str) -> dict:
-    """Games on the real engine, seats rotated each game: what `Result` holds."""
+def _one_by_one(strategies: list[str], games: int, seed: int | None, rules_name: str, deadline: float) -> dict:
+    """Games on the real engine, seats rotated each game, until `deadline` (perf_counter): what `Result` holds."""
     rng = random.Random(seed)
     n = len(strategies)
     played = {"wins": [0] * n, "rounds": [], "points": [], "rolls": {}, "checks": 0, "lies_caught": 0}
     for index in range(games):
+        if index and time.perf_counter() > deadline:
+            break
         shift = index % n
         seats = strategies[shift:] + strategies[:shift]  # seat j holds strategies[(j + shift) % n]
         game = play_engine(seats, rng, rules_name)

@@ -117,7 +117,7 @@ def test_a_right_calza_never_takes_a_player_above_five_dice():
     game.apply(C, "calza")
     reveal = game.reveal
     assert (reveal["call"], reveal["found"], reveal["gainer"], reveal["loser"]) == ("calza", 5, C, None)
-    assert game.dice_left == {A: 4, B: 5, C: 5}  # Cem had five: no sixth die
+    assert game.dice_left == {A: 4, B: 5, C: 5} and not reveal["back"]  # Cem had five: no sixth die
     assert game.opener == C  # the right caller opens
     assert game.tally["checks"] == 0  # a calza is no doubt
 
@@ -129,12 +129,22 @@ def test_a_right_calza_gives_a_die_back_and_a_wrong_one_costs_the_caller():
     shake_all(game)
     game.apply(A, "bid", {"count": 4, "face": 6})
     game.apply(B, "calza")  # three sixes and a paco: exactly four
-    assert game.reveal["gainer"] == B and game.dice_left[B] == 5 and game.opener == B
+    assert game.reveal["gainer"] == B and game.reveal["back"] and game.dice_left[B] == 5 and game.opener == B
     game.dice.add([2, 2, 3], [6, 6, 6, 5, 1], [3, 3, 3, 4, 4])
     shake_all(game)
     game.apply(B, "bid", {"count": 2, "face": 2})
     game.apply(C, "calza")  # two twos and a paco: three, not two
     assert game.reveal["loser"] == C and game.dice_left[C] == 4 and game.opener == C
+
+
+def test_a_second_call_of_the_same_bid_is_told_the_table_moved_on():
+    game = new_game([2, 2, 3, 4, 5], [6, 6, 6, 5, 1], [3, 3, 3, 4, 4])
+    shake_all(game)
+    game.apply(A, "bid", {"count": 2, "face": 2})
+    game.apply(B, "dudo")
+    # Ben's phone sends the dudo again (a double tap): a new round, nothing to call, and it says so.
+    assert refused(game, B, "dudo", "stale").reason == "stale"
+    assert refused(game, B, "calza", "stale").reason == "stale"
 
 
 def test_no_calza_with_two_players_or_when_switched_off():

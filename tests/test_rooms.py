@@ -206,6 +206,10 @@ def test_mid_game_the_host_removes_only_after_the_grace():
     now[0] += 5
     error = refused("not_allowed", rooms.act, code, ann["player"], {"action": "remove", "player": ben})
     assert error.reason == "offline_grace" and error.params["seconds"] == 10
+    # Nobody but the host learns how long a seat has been away: Cem is told he is no host, Ann to leave.
+    assert refused("not_host", rooms.act, code, cem, {"action": "remove", "player": ben}).reason == "not_host"
+    error = refused("not_allowed", rooms.act, code, ann["player"], {"action": "remove", "player": ann["player"]})
+    assert error.reason == "leave_instead"
     # Cem plays over the API only and was just seen acting: the same grace.
     now[0] += 1
     rooms.act(code, ann["player"], {"action": "shake"})

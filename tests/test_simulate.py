@@ -125,3 +125,12 @@ def test_the_simulator_plays_every_rule_set_and_counts_its_dice_fairly(rules_nam
     assert total > 0
     p = scipy.chisquare(observed, [float(share) * total for share in expected.values()]).pvalue
     assert p > 1e-4, (rules_name, observed)  # a fair die fails this one time in ten thousand
+
+
+@pytest.mark.parametrize("rules_name", [name for name, rule_set in REGISTRY.items() if not rule_set.batch])
+def test_a_run_on_the_real_engine_stops_at_its_time_and_says_how_many_games_it_played(monkeypatch, rules_name):
+    """Six statisticians at Perudo take about 0.1 s a game: a run of 1,000 must not hold the simulator minutes."""
+    monkeypatch.setattr(simulate, "ENGINE_SECONDS", 0.02)
+    result = simulate.simulate(["statistician"] * 6, 1000, seed=2, rules_name=rules_name)
+    assert 0 < result.games < 1000 and result.asked == 1000
+    assert sum(result.wins) == result.games == len(result.rounds)

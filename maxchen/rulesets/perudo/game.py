@@ -129,6 +129,8 @@ class PerudoGame(Game):
             self._call(player, action)
 
     def _why_not(self, player, action) -> IllegalMove:
+        if action in ("dudo", "calza") and self.bid is None and self.reveal and self.reveal["round"] == self.round - 1:
+            return IllegalMove("stale")  # the call was made: a second one (a double tap) finds a new round
         if action in ("bid", "dudo", "calza") and self.turn is None:
             return IllegalMove("cups_unshaken")
         if action in ("bid", "dudo", "calza") and player != self.turn:
@@ -158,13 +160,14 @@ class PerudoGame(Game):
         bid = self.bid
         bidder = bid["player"]
         found = count_matches(self.cups.values(), bid["face"], wild=self.palifico is None)
-        gainer = None
+        gainer, back = None, False
         if call == "dudo":
             loser = bidder if found < bid["count"] else caller
             self._count_check(caught=loser == bidder)
         elif found == bid["count"]:
             loser, gainer = None, caller
-            self.dice_left[caller] = min(START_DICE, self.dice_left[caller] + 1)
+            back = self.dice_left[caller] < START_DICE  # never more than five
+            self.dice_left[caller] += int(back)
         else:
             loser = caller
         self._log_cups(caller, call, found)
@@ -183,6 +186,7 @@ class PerudoGame(Game):
             "commitment": {player: seal["commitment"] for player, seal in self.seals.items()},
             "loser": loser,
             "gainer": gainer,
+            "back": back,  # a die came back (a right caller with five keeps five)
             "out": False,
             "next_palifico": None,
         }
