@@ -785,11 +785,15 @@ def test_the_game_says_who_it_waits_for_and_the_host_may_remove_them_after_a_gra
 
     And a latecomer's arrival is told to the table.
     """
+    import time
+
     from .conftest import Server
 
-    server = Server(env={"MAXCHEN_OFFLINE_GRACE": "4"}).wait_ready()
+    grace = 10
+    server = Server(env={"MAXCHEN_OFFLINE_GRACE": str(grace)}).wait_ready()
     ann = Phone(browser, server.url)
     try:
+        started = time.monotonic()  # Ann's page sees Ben gone after this: his grace cannot end before
         ann.page.goto(server.url + "/")
         ann.page.fill("form[action='/rooms'] input[name=name]", "Ann")
         ann.page.click("form[action='/rooms'] button[type=submit]")
@@ -809,8 +813,10 @@ def test_the_game_says_who_it_waits_for_and_the_host_may_remove_them_after_a_gra
         ben_row.locator(".tag.warn").wait_for()
         assert ben_row.locator(".tag.warn").inner_text() == "offline: the game waits"
         remove = ben_row.locator("button[data-action=remove]")
-        assert not remove.is_visible()  # not yet: a locked screen comes back
-        remove.wait_for(state="visible", timeout=15000)
+        hidden = not remove.is_visible()
+        if time.monotonic() - started < grace:  # (a machine this slow leaves nothing to tell apart)
+            assert hidden  # not yet: a locked screen comes back
+        remove.wait_for(state="visible", timeout=(grace + 20) * 1000)
         ann.shot("offline-remove")
         remove.click()
         ann.page.wait_for_selector(".result")

@@ -1,0 +1,40 @@
+"""What every liar's-dice game's state machine tries besides its legal moves (Lügen, Perudo)."""
+
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+
+from maxchen.errors import IllegalMove
+
+
+class BiddingMachine(RuleBasedStateMachine):
+    """Anything at all from anyone is refused without a change; players leave; nobody sees another's cup.
+
+    A subclass starts `self.game` and `self.players` (an `initialize` rule) and adds its legal moves.
+    """
+
+    MOVES = ("shake", "bid", "doubt", "dudo", "calza", "fly")
+
+    @rule(
+        data=st.data(),
+        player=st.sampled_from(["p0", "p1", "p2", "p3", "p4", "stranger"]),
+        count=st.integers(-1, 30),
+        face=st.integers(0, 7),
+    )
+    def anything(self, data, player, count, face):
+        action = data.draw(st.sampled_from(self.MOVES))
+        before = self.game.to_dict()
+        try:
+            self.game.apply(player, action, {"count": count, "face": face})
+        except IllegalMove:
+            assert self.game.to_dict() == before
+
+    @rule(index=st.integers(0, 4))
+    def leave(self, index):
+        if not self.game.over and index < len(self.players):
+            self.game.remove(self.players[index])
+
+    @invariant()
+    def nobody_sees_another_cup(self):
+        for player in self.players:
+            view = self.game.view_for(player)
+            assert view["dice"] is None or view["dice"] == self.game.cups.get(player)
