@@ -248,3 +248,23 @@ def test_the_boards_statistics_never_tell_on_a_believed_roll(app, rooms, dice):
     rooms.act(code, ben["player"], {"action": "leave"})
     rooms.act(code, cem["player"], {"action": "leave"})
     assert counted() == {65: 1, 41: 1}
+
+
+@pytest.mark.parametrize("rules", sorted(RULESETS))
+def test_a_part_drawn_for_another_language_speaks_it_throughout(app, rules):
+    """The end of a game drawn in Russian while an English player's request runs: the standings and numbers too."""
+    from maxchen import live
+
+    from .test_verdict import _move, _table
+
+    rng, dice = random.Random(2), SeededDice(2)
+    room, seats = _table(rules, rng)
+    _move(room, seats, dice, rng)
+    while _move(room, seats, dice, rng):
+        pass
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        parts = live.render_public(room.public_view({}), lang="ru")
+    text = re.sub(r"<[^>]+>", " ", parts["players"] + parts["table"])
+    assert "раунд" in text  # the game's numbers under the standings
+    english = re.findall(r"\b(?:rounds?|points?|lives|life|beer mats?|dice|die|checks?|doubts?|dudos?)\b", text)
+    assert english == [], english
