@@ -669,6 +669,8 @@ def learn():
     return render_template(
         "learn.html",
         result=result,
+        most=simulate.max_games(rules),
+        seconds=int(simulate.ENGINE_SECONDS),
         test=test,
         csv_url=csv_url,
         value_name=str,  # the chart names values by their number: short under a bar
@@ -684,9 +686,10 @@ def _simulated(rules: str, seats: list[str], games: str, seed: str):
     from . import simulate
 
     game = RULESETS[ruleset_name(rules)]
-    most = simulate.max_games(rules)
-    if not WHOLE.fullmatch(games) or not 1 <= int(games) <= most:
-        raise IllegalMove("option_range", option=gettext("Games"), low=1, high=most)
+    if not WHOLE.fullmatch(games) or not 1 <= int(games) <= simulate.MAX_GAMES:
+        raise IllegalMove("option_range", option=gettext("Games"), low=1, high=simulate.MAX_GAMES)
+    asked = int(games)
+    games = min(asked, simulate.max_games(rules))  # a game without a batch engine: its own cap, said on the page
     if not game.MIN_PLAYERS <= len(seats) <= SEATS_ON_FORM:
         raise IllegalMove("player_count", code="bad_value", game=game.TITLE, low=game.MIN_PLAYERS, high=SEATS_ON_FORM)
     if any(seat not in _strategy_labels() for seat in seats):
@@ -698,7 +701,7 @@ def _simulated(rules: str, seats: list[str], games: str, seed: str):
     if seed and not (WHOLE.fullmatch(seed) and int(seed) >= 0):
         raise IllegalMove("whole_number", field="seed")
     run = functools.partial(
-        simulate.simulate, seats, int(games), int(seed) if seed else secrets.randbelow(10**9), rules_name=rules
+        simulate.simulate, seats, games, int(seed) if seed else secrets.randbelow(10**9), rules_name=rules
     )
     if not _SIMULATING.acquire(blocking=False):
         raise IllegalMove("rate_limited", seconds=5)
@@ -706,8 +709,11 @@ def _simulated(rules: str, seats: list[str], games: str, seed: str):
         if current_app.config["ASYNC_MODE"] == "eventlet":
             from eventlet import tpool  # numpy works in a thread of its own: the tables go on meanwhile
 
-            return tpool.execute(run)
-        return run()
+            result = tpool.execute(run)
+        else:
+            result = run()
+        result.asked = asked if result.games < asked else None
+        return result
     finally:
         _SIMULATING.release()
 

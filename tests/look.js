@@ -16,10 +16,16 @@
   };
   if (document.documentElement.scrollWidth > W + 1) problems.push(`the page scrolls sideways (${document.documentElement.scrollWidth} px in ${W})`);
   // What a box with overflow hidden cuts off is cut on purpose (the coaster sliding out of the cup).
+  // A row made to scroll sideways (data-scrolls: every count of a bid) that itself fits: past its edge is a swipe away.
+  const swiped = (a) => {
+    const r = a.getBoundingClientRect();
+    return a.hasAttribute("data-scrolls") && r.left >= -1 && r.right <= W + 1;
+  };
   const clipped = (el) => {
     for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
       const o = getComputedStyle(a).overflowX;
       if (o === "hidden" || o === "clip") return true;
+      if (swiped(a)) return true;
     }
     return false;
   };
@@ -35,7 +41,7 @@
   const clipper = (el) => {
     for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
       const o = getComputedStyle(a).overflowX;
-      if (o === "hidden" || o === "clip") return null;
+      if (o === "hidden" || o === "clip" || swiped(a)) return null;
       if (o !== "visible") return a;
     }
     return null;

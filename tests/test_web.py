@@ -883,3 +883,18 @@ def test_a_refused_poll_of_the_statistics_keeps_what_the_page_shows(app, rooms, 
     polled = client.get(f"/r/{code}/stats?key=x", headers=HX)
     assert polled.status_code == 204 and polled.data == b""
     assert client.get(f"/r/{code}/stats").status_code == 429  # the page itself is refused as before
+
+
+def test_the_simulator_form_plays_any_rule_set_within_its_own_cap_and_says_so(client, monkeypatch):
+    """The form keeps Mäxchen's 10,000 games when another game is chosen: it plays what it may, and says so."""
+    from maxchen import simulate
+    from maxchen.rulesets import REGISTRY
+
+    monkeypatch.setattr(simulate, "ENGINE_SECONDS", 0.05)
+    name = next(name for name, rule_set in REGISTRY.items() if not rule_set.batch)
+    page = client.get(f"/learn?rules={name}&games=10000&seat=honest&seat=bluffer&seat=statistician&seed=1")
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200
+    assert "of the 10000 games asked for were played" in text
+    assert client.get("/learn?rules=skat&games=10&seat=honest&seat=bluffer").status_code == 400
+    assert client.get("/learn?games=100001&seat=honest&seat=bluffer").status_code == 400
