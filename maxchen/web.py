@@ -636,10 +636,11 @@ def learn():
     ]
     seats = [s for s in request.args.getlist("seat") if s]
     rules = request.args.get("rules") or DEFAULT
+    shown = rules if rules in REGISTRY else DEFAULT  # the form's choice (an unknown one is refused below)
     form = {
-        "games": request.args.get("games", "10000" if REGISTRY.get(rules, REGISTRY[DEFAULT]).batch else "200"),
+        "games": request.args.get("games", "10000" if REGISTRY[shown].batch else "200"),
         "seats": (seats or ["statistician", "honest", "bluffer"]),
-        "rules": rules if rules in REGISTRY else DEFAULT,
+        "rules": shown,
     }
     form["seats"] = (form["seats"] + [""] * SEATS_ON_FORM)[:SEATS_ON_FORM]
     context = {

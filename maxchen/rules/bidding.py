@@ -58,6 +58,10 @@ class BiddingGame(Game):
         """The refusal of a bid that does not follow the standing one."""
         return "raise_bid"
 
+    def can_raise(self) -> bool:
+        """Whether any bid may follow the standing one (at the top bid only a call is left)."""
+        return any(self._legal(count, face) for count in range(1, self.dice_in_play() + 1) for face in self.FACES)
+
     def choices(self) -> list[dict]:
         """Every legal bid now, lowest count first."""
         if self.over or self.turn is None:

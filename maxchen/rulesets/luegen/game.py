@@ -77,7 +77,7 @@ class LuegenGame(BiddingGame):
         if self.turn is None:
             return []
         # At the highest possible bid, only a doubt is left.
-        actions = ["bid"] if player == self.turn and not self._bid_is_top() else []
+        actions = ["bid"] if player == self.turn and self.can_raise() else []
         if self.bid is not None and self.bid["player"] != player:
             actions.append("doubt")
         return actions
@@ -105,9 +105,6 @@ class LuegenGame(BiddingGame):
         if {"bid", "doubt"} & set(self.allowed(player)):
             return {"round": self.round, "bid": dict(self.bid) if self.bid else None}
         return None
-
-    def _bid_is_top(self) -> bool:
-        return self.bid is not None and (self.bid["count"], self.bid["face"]) == (self.dice_in_play(), FACES[-1])
 
     def _legal(self, count, face):
         return bid_beats(count, face, self.bid)

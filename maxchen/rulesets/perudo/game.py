@@ -84,7 +84,7 @@ class PerudoGame(BiddingGame):
             return ["shake"]
         if player != self.turn:
             return []
-        actions = ["bid"] if self.choices() else []
+        actions = ["bid"] if self.can_raise() else []
         if self.bid is not None:
             actions.append("dudo")
             if self.calza_allowed():
