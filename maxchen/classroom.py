@@ -10,12 +10,12 @@ where they sit, so the class never keeps a second, stale copy of that.
 import contextlib
 import math
 import secrets
-import threading
 import time
 from contextlib import contextmanager
 
 from . import stats
 from .errors import IllegalMove
+from .locks import Locks, sweep
 from .names import clean_name, looks_like
 from .rooms import CLAIM_SECONDS
 from .rulesets import DEFAULT, RULESETS
@@ -56,21 +56,20 @@ class Classrooms:
         self.clock = clock
         self.ttl = ttl
         self.changed = lambda code, seated: None
-        self._guard = threading.Lock()
-        self._locks: dict[str, threading.Lock] = {}
+        self._locks = Locks()
 
     @contextmanager
     def _locked(self, code):
         code = normalize_class_code(code)
-        with self._guard:
-            if self.store.load_class(code) is None:
-                raise IllegalMove("class_not_found")
-            lock = self._locks.setdefault(code, threading.Lock())
+        lock = self._locks.of(code, exists=lambda: self._found(code))
         with lock, self.store.lock("class:" + code):  # this process's threads, then the others (Redis)
-            data = self.store.load_class(code)
-            if data is None:
-                raise IllegalMove("class_not_found")
-            yield data
+            yield self._found(code)
+
+    def _found(self, code: str) -> dict:
+        data = self.store.load_class(code)
+        if data is None:
+            raise IllegalMove("class_not_found")
+        return data
 
     def _save(self, data: dict, seated=()) -> None:
         data["version"] += 1
@@ -104,13 +103,13 @@ class Classrooms:
             "version": 0,
             "touched": self.clock(),
         }
-        with self._guard:
+        with self._locks.guard:
             while True:
                 code = new_code(CLASS_CODE_LENGTH)
                 if self.store.load_class(code) is None and self.store.claim("class:" + code, CLAIM_SECONDS):
                     break
             data["code"] = code
-            self._locks[code] = threading.Lock()
+            self._locks.made(code)
             self.store.save_class(code, data)
         return {"code": code, "token": token}
 
@@ -324,18 +323,18 @@ class Classrooms:
     def sweep(self) -> list[str]:
         """Drop classes untouched for `ttl` seconds whose tables are all gone."""
         cutoff = self.clock() - self.ttl
-        dropped = []
-        for code in self.store.classes():
+        return sweep(self.store.classes(), lambda code: self._drop_idle(code, cutoff), "class")
+
+    def _drop_idle(self, code: str, cutoff: float) -> bool:
+        with self._locks.of(code), self.store.lock("class:" + code):
             data = self.store.load_class(code)
             if data is None or data["touched"] >= cutoff:
-                continue
+                return False
             if any(self.store.load(table) is not None for table in data["tables"]):
-                continue
+                return False
             self.store.delete_class(code)
-            with self._guard:
-                self._locks.pop(code, None)
-            dropped.append(code)
-        return dropped
+        self._locks.drop(code)
+        return True
 
 
 def _size(size) -> int:

@@ -9,7 +9,6 @@ import contextlib
 import logging
 import math
 import secrets
-import threading
 import time
 from collections.abc import Callable
 from contextlib import contextmanager
@@ -17,6 +16,7 @@ from dataclasses import dataclass
 
 from .dice import SystemDice
 from .errors import IllegalMove
+from .locks import Locks, sweep
 from .presence import ACTIVITIES, WATCHERS_PER_ROOM, Presence, Socket
 from .rulesets import DEFAULT, RULESETS
 from .store import MemoryStore
@@ -62,17 +62,12 @@ class Rooms:
         self.outlets = outlets if outlets is not None else Outlets()
         self.presence = presence if presence is not None else Presence()
         self.offline_grace = 0.0  # seconds a player must be offline before the host may remove them mid-game
-        self._guard = threading.Lock()
-        self._locks: dict[str, threading.Lock] = {}
+        self._locks = Locks()
         self._broken: set[str] = set()  # rooms whose saved state did not load (logged once)
 
     @contextmanager
     def _locked(self, code):
-        with self._guard:
-            lock = self._locks.get(code)
-            if lock is None:
-                self._data(code)  # no lock for a code nobody created: guessing costs no memory
-                lock = self._locks.setdefault(code, threading.Lock())
+        lock = self._locks.of(code, exists=lambda: self._data(code))
         with lock, self.store.lock(code):  # this process's threads, then the other processes (Redis)
             yield self._room(code)
 
@@ -102,8 +97,7 @@ class Rooms:
         self.presence.end_activity(room.code)  # every change ends a shake or a peek
         if not room.people():  # nobody left but bots: they do not play on alone
             self.store.delete(room.code)
-            with self._guard:  # nothing of the room stays behind (its lock's holders find no room)
-                self._locks.pop(room.code, None)
+            self._locks.drop(room.code)  # nothing of the room stays behind (its lock's holders find no room)
             self.presence.forget(room.code)
         else:
             rolls, settled = room.log_rolls(room.game.drain_rolls() if room.game else ())
@@ -130,14 +124,14 @@ class Rooms:
 
     def _store_new(self, room: Room):
         """Give a new room a free code and save it."""
-        with self._guard:
+        with self._locks.guard:
             while True:
                 room.code = new_code()
                 # A code whose log is kept (of a room that is gone) stays unused: its log is not the new room's.
                 free = self.store.load(room.code) is None and not self.store.room_log(room.code)
                 if free and self.store.claim("room:" + room.code, CLAIM_SECONDS):  # once across processes
                     break
-            self._locks[room.code] = threading.Lock()
+            self._locks.made(room.code)
             room.mark_private()
             self.store.save(room.code, room.to_dict())
 
@@ -324,17 +318,14 @@ class Rooms:
     def sweep(self) -> list[str]:
         """Drop rooms untouched for `ttl` seconds and with nobody connected."""
         cutoff = self.clock() - self.ttl
-        dropped = []
-        for code in self.store.untouched_since(cutoff):
-            with self._guard:
-                lock = self._locks.setdefault(code, threading.Lock())
-            with lock, self.store.lock(code):
-                data = self.store.load(code)
-                if data is None or data["touched"] >= cutoff or self.presence.sockets(code):
-                    continue
-                self.store.delete(code)
-            with self._guard:
-                self._locks.pop(code, None)
-            self.presence.forget(code)
-            dropped.append(code)
-        return dropped
+        return sweep(self.store.untouched_since(cutoff), lambda code: self._drop_idle(code, cutoff), "room")
+
+    def _drop_idle(self, code: str, cutoff: float) -> bool:
+        with self._locks.of(code), self.store.lock(code):
+            data = self.store.load(code)
+            if data is None or data["touched"] >= cutoff or self.presence.sockets(code):
+                return False
+            self.store.delete(code)
+        self._locks.drop(code)
+        self.presence.forget(code)
+        return True

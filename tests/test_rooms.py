@@ -270,6 +270,23 @@ def test_rooms_untouched_for_six_hours_are_dropped():
     assert rooms.sweep() == [fresh["code"]]
 
 
+def test_a_room_that_fails_to_sweep_is_logged_and_the_others_are_still_swept(caplog):
+    now = [1000.0]
+    rooms = Rooms(clock=lambda: now[0])
+    broken, idle = rooms.create("Ann"), rooms.create("Ben")
+    load = rooms.store.load
+
+    def failing(code):
+        if code == broken["code"]:
+            raise ValueError("a broken row")
+        return load(code)
+
+    rooms.store.load = failing
+    now[0] += 7 * 3600
+    assert rooms.sweep() == [idle["code"]]
+    assert f"sweep: room {broken['code']} left as it is: a broken row" in caplog.text
+
+
 def test_pushes_hand_on_the_room_and_private_parts_hold_only_their_own_dice(room):
     rooms, code, ann, ben = room
     pushed = []
@@ -362,7 +379,7 @@ def test_guessing_codes_leaves_nothing_behind():
     rooms = Rooms()
     for guess in ("ABCDE", "ZZZZZ", "K7WQP"):
         refused("room_not_found", rooms.join, guess, "Eve")
-    assert rooms._locks == {}
+    assert len(rooms._locks) == 0
 
 
 def test_nobody_joins_a_one_phone_table():
