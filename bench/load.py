@@ -6,7 +6,7 @@
 Rooms of 6 play Mäxchen; each room makes one action per second. Two kinds of
 client, over real connections:
 
-- `browser` does what the room page (static/app.js) does: a session cookie
+- `browser` does what the room page (static/live.js) does: a session cookie
   from the home page's forms, the page's Socket.IO connection (auth
   {"room": CODE}, the cookie), every pushed `parts` message applied by
   version, actions posted as the page's htmx forms (`/r/CODE/act`).
@@ -51,7 +51,7 @@ from maxchen import fastjson  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 ROOM_SIZE = 6
 
-# The room page's protocol (static/app.js); tests/test_bench.py keeps both in step.
+# The room page's protocol (static/live.js); tests/test_bench.py keeps both in step.
 PAGE_AUTH_KEY = "room"  # io({ auth: { room: ROOM } })
 PARTS_EVENT = "parts"  # socket.on("parts", ...)
 ACT_PATH = "/r/{code}/act"  # ACT_URL = "/r/" + ROOM + "/act"

@@ -25,7 +25,7 @@ def test_the_room_page_weighs_at_most_62_kb_compressed_on_first_load(app):
     browser, code = make_seat(app)
     page, sizes = _first_load(browser, f"/r/{code}")
     assert page.headers["Content-Encoding"] in ("zstd", "br", "gzip")
-    assert any("app.js" in url for url in sizes) and any("htmx" in url for url in sizes)
+    assert any("table.js" in url for url in sizes) and any("htmx" in url for url in sizes)
     assert sum(sizes.values()) <= 62 * 1024, sizes
     assert not any("sha256" in url for url in sizes)
 

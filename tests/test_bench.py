@@ -1,6 +1,6 @@
 """The load benchmark's clients speak the protocols they claim to.
 
-The `browser` client must do what static/app.js does; if the page's script
+The `browser` client must do what the room page's scripts (static/live.js) do; if they
 and the client drift apart, these fail.
 """
 
@@ -13,13 +13,13 @@ from tests.conftest import ROOT
 spec = importlib.util.spec_from_file_location("load", ROOT / "bench" / "load.py")
 load = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(load)
-PAGE = (ROOT / "static" / "app.js").read_text()
+PAGE = "".join((ROOT / "static" / name).read_text() for name in ("live.js", "table.js"))  # the room page's protocol
 
 
 def test_the_browser_client_follows_the_page_script():
     # A seat's page (not the board, which watches) authenticates by its room and the cookie.
-    assert re.search(r"io\(\{\s*auth: BOARD \? \{[^}]*\} : \{ (\w+): ROOM \}", PAGE)[1] == load.PAGE_AUTH_KEY
-    assert f'socket.on("{load.PARTS_EVENT}", (message) => applyParts(message.html, message.reset))' in PAGE
+    assert re.search(r"M\.connect\(BOARD \? \{[^}]*\} : \{ (\w+): ROOM \}\)", PAGE)[1] == load.PAGE_AUTH_KEY
+    assert f'socket.on("{load.PARTS_EVENT}", (message) => applyParts(message.html, message.reset, swapped))' in PAGE
     assert 'const ACT_URL = "/r/" + ROOM + "/act";' in PAGE and load.ACT_PATH == "/r/{code}/act"
     assert f'xhr.getResponseHeader("{load.TOAST_HEADER}")' in PAGE
     # The page keeps an area only when its mark (version, presence count) is newer; so does the client.

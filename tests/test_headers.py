@@ -10,7 +10,7 @@ from .test_web import make_seat
 
 def test_every_answer_forbids_inline_script_framing_and_sniffing(app, client):
     _, code = make_seat(app)
-    paths = ("/", f"/r/{code}", "/rules", "/static/app.js", "/api/rooms/NOPE", "/no/such/page", SOCKET)
+    paths = ("/", f"/r/{code}", "/rules", "/static/live.js", "/api/rooms/NOPE", "/no/such/page", SOCKET)
     for path in paths:
         headers = client.get(path).headers
         policy = dict(part.strip().split(" ", 1) for part in headers["Content-Security-Policy"].split(";"))

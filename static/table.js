@@ -1,0 +1,184 @@
+// The room page: what follows each swap (my seat, the turn, the pickers, the reveal staged
+// over the table), newcomers, the host's grace before removing, and a screen that stays awake.
+(() => {
+  "use strict";
+
+  const M = window.maxchen;
+  if (!M.room) return;
+  const $ = M.$;
+  const room = M.room;
+  let lastSay = "";
+  let lastReveal = null;
+
+  // A phone at the table never dims or locks: hold a screen wake lock while the
+  // room is open, and take it again when the page is looked at again (the
+  // browser lets it go whenever the page is hidden). Only on HTTPS or localhost.
+  let wakeLock = null;
+  async function keepAwake() {
+    if (!("wakeLock" in navigator) || document.visibilityState !== "visible" || wakeLock) return;
+    try {
+      wakeLock = await navigator.wakeLock.request("screen");
+      document.body.dataset.awake = "1";
+      wakeLock.addEventListener("release", () => {
+        wakeLock = null;
+        delete document.body.dataset.awake;
+      });
+    } catch (_) {
+      wakeLock = null; // refused (battery saver, no user gesture yet): try again on the next tap
+    }
+  }
+  keepAwake();
+  document.addEventListener("visibilitychange", keepAwake);
+  document.addEventListener("pointerdown", keepAwake);
+
+  // The cup reads this player's own part of the view from the controls area.
+  function readView() {
+    const script = $("cup-view");
+    if (!script) return;
+    room.view = JSON.parse(script.textContent);
+    M.cup.update(room.view);
+  }
+
+  // --- the announce picker: the button names the chosen value --------------------
+
+  document.body.addEventListener("change", (event) => {
+    const radio = event.target.closest("form.announce input[name=value]");
+    if (!radio) return;
+    const button = radio.form.querySelector("button[type=submit]");
+    button.textContent = button.dataset.label + ": " + radio.closest("label").dataset.name;
+  });
+
+  // A pick left out: the button says so and the picker nudges (not the browser's bubble, in its own language).
+  document.body.addEventListener("invalid", (event) => {
+    const button = event.target.form && event.target.form.querySelector("button[data-pick]");
+    if (!button) return;
+    event.preventDefault();
+    button.textContent = button.dataset.pick;
+    const picker = event.target.closest(".ladder");
+    picker.classList.remove("nudge");
+    void picker.offsetWidth; // restart the animation
+    picker.classList.add("nudge");
+  }, true);
+  document.body.addEventListener("change", (event) => {
+    const button = event.target.form && event.target.form.querySelector("button[data-pick]");
+    if (button && button.textContent === button.dataset.pick) button.textContent = button.dataset.label;
+  });
+
+  // The bid picker offers only legal raises: faces that do not beat the bid at this count go grey.
+  function legalFaces() {
+    const form = document.querySelector("form.bid");
+    if (!form || !room.view) return;
+    const count = +(form.querySelector("input[name=count]:checked") || {}).value;
+    for (const input of form.querySelectorAll("input[name=face]")) {
+      const legal = room.view.choices.some((c) => c.count === count && c.face === +input.value);
+      input.disabled = !legal;
+      if (!legal) input.checked = false;
+    }
+  }
+  document.body.addEventListener("change", (event) => {
+    if (event.target.closest("form.bid input[name=count]")) legalFaces();
+  });
+
+  const afterSwap = (M.afterSwap = () => {
+    readView();
+    legalFaces();
+    const me = room.view ? room.view.you : null;
+    const meta = document.querySelector("#table [data-meta]");
+
+    document.body.classList.toggle("host", !!(room.view && room.view.host));
+    const turn = meta ? meta.dataset.turn : "";
+    const mine = !!me && turn === me;
+    if (mine && !document.body.classList.contains("my-turn") && lastReveal !== null) turnAlert();
+    document.body.classList.toggle("my-turn", mine);
+    document.title = (mine ? "● " : "") + TITLE;
+    for (const li of document.querySelectorAll("#players .player")) {
+      li.classList.toggle("me", li.dataset.player === me);
+      li.classList.toggle("active", !!turn && li.dataset.player === turn);
+    }
+    for (const el of document.querySelectorAll("[data-not-for]")) el.hidden = el.dataset.notFor === me;
+    graceRemoval();
+    newcomers(meta);
+    if (meta) Object.assign(document.body.dataset, { phase: meta.dataset.phase, rules: meta.dataset.rules, claim: meta.dataset.claim });
+    const say = document.querySelector("#table [data-say]");
+    if (say && say.textContent.trim() && say.textContent !== lastSay) {
+      lastSay = say.textContent;
+      $("live").textContent = lastSay.trim();
+    }
+    M.fair.check(); // before the seals of this push are noted
+    M.fair.note(meta);
+    const round = (meta && meta.dataset.revealRound) || "";
+    if (lastReveal !== null && round && round !== lastReveal && !room.shared) showReveal(); // one phone: the cover shows it
+    lastReveal = round;
+  });
+
+  // Someone sits down while a game runs: everyone hears of it (they play from the next game).
+  let seated = null;
+  function newcomers(meta) {
+    const rows = [...document.querySelectorAll("#players .player")];
+    const ids = new Set(rows.map((li) => li.dataset.player));
+    if (seated && meta && meta.dataset.phase === "playing") {
+      const fresh = rows.filter((li) => !seated.has(li.dataset.player));
+      if (fresh.length) {
+        const p = document.createElement("p");
+        const names = fresh.map((li) => li.querySelector(".name").textContent).join(", ");
+        p.textContent = document.body.dataset.joined.replace("{name}", () => names); // a function: no "$&" patterns
+        M.toast(p.outerHTML, true);
+      }
+    }
+    seated = ids;
+  }
+
+  // A player who went offline mid-game can be removed by the host only after a grace
+  // (a locked screen or a tunnel comes back); counted from when this page first saw them gone.
+  const GRACE = 1000 * (parseFloat(document.body.dataset.grace) || 15);
+  const offlineSince = new Map();
+  let graceTimer = null;
+  function graceRemoval() {
+    const now = Date.now();
+    const seen = new Set();
+    let next = Infinity;
+    for (const el of document.querySelectorAll("#players [data-grace]")) {
+      const id = el.dataset.notFor;
+      seen.add(id);
+      if (!offlineSince.has(id)) offlineSince.set(id, now);
+      const left = offlineSince.get(id) + GRACE - now;
+      el.classList.toggle("grace", left > 0);
+      if (left > 0) next = Math.min(next, left);
+    }
+    for (const id of [...offlineSince.keys()]) if (!seen.has(id)) offlineSince.delete(id);
+    clearTimeout(graceTimer);
+    if (next < Infinity) graceTimer = setTimeout(graceRemoval, next + 50);
+  }
+
+  // The turn comes to me: a short buzz where the phone allows it, and a mark in the tab's title.
+  const TITLE = document.title;
+  function turnAlert() {
+    M.buzz([60, 40, 60]);
+    M.sound.chime();
+  }
+
+  let revealTimer = null;
+
+  function showReveal() {
+    const card = $("reveal");
+    if (!card) return;
+    const overlay = $("reveal-overlay");
+    overlay.replaceChildren(card.cloneNode(true));
+    overlay.firstChild.removeAttribute("id");
+    overlay.hidden = false;
+    const hide = () => {
+      overlay.hidden = true;
+      document.removeEventListener("pointerdown", hide, true);
+      document.removeEventListener("keydown", hide, true);
+    };
+    // Any touch or key puts it away and still does what it meant below (the cup, "Believe").
+    document.addEventListener("pointerdown", hide, true);
+    document.addEventListener("keydown", hide, true);
+    clearTimeout(revealTimer); // a new reveal gets its whole time
+    revealTimer = setTimeout(hide, M.reducedMotion ? 4500 : 6000);
+    const verdict = overlay.querySelector(".verdict");
+    if (verdict) setTimeout(() => M.sound.sting(overlay.firstChild.classList.contains("bluff")), M.reducedMotion ? 0 : 1300);
+  }
+
+  afterSwap();
+})();
