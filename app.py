@@ -45,7 +45,7 @@ from flask import Flask  # noqa: E402
 from flask_babel import Babel  # noqa: E402
 from flask_socketio import SocketIO  # noqa: E402
 
-from maxchen import api, assets, classes, events, fastjson, presence, security, serve, throttle, web  # noqa: E402
+from maxchen import assets, fastjson, presence, security, serve, throttle, web  # noqa: E402
 from maxchen.botplay import BotPlay  # noqa: E402
 from maxchen.bus import RedisBus  # noqa: E402
 from maxchen.classroom import Classrooms  # noqa: E402
@@ -55,6 +55,8 @@ from maxchen.names import skeleton  # noqa: E402
 from maxchen.presence import RedisPresence  # noqa: E402
 from maxchen.rooms import Outlets, Rooms  # noqa: E402
 from maxchen.store import MemoryStore, RedisStore, SqliteStore  # noqa: E402
+from maxchen.web import events, locale, seats  # noqa: E402
+from maxchen.web.errors import refusal  # noqa: E402
 
 MAX_MESSAGE = 16 * 1024
 SWEEP_EVERY = 300
@@ -83,12 +85,12 @@ def create_app(test_config=None) -> Flask:
     app.extensions["maxchen.rooms"] = rooms
     rooms.offline_grace = app.config["OFFLINE_GRACE"]
     app.extensions["maxchen.classes"] = Classrooms(rooms)
-    Babel(app, locale_selector=web.select_locale)
-    app.register_blueprint(web.bp)
-    app.register_blueprint(classes.bp)
-    app.register_blueprint(api.bp)
+    Babel(app, locale_selector=locale.select_locale)
+    app.before_request(security.same_origin_posts)  # before the throttle counts what it refuses
+    for blueprint in web.BLUEPRINTS:
+        app.register_blueprint(blueprint)
     assets.init_app(app)
-    app.extensions["maxchen.throttle"] = throttle.Throttle(app)  # after the views it limits
+    app.extensions["maxchen.throttle"] = throttle.Throttle(app, seats.holds)  # after the views it limits
     # Same-origin check stays on: cors_allowed_origins is left at its default.
     # With Redis (opt-in) Socket.IO's messages travel through its queue, so several processes reach
     # each other's sockets; python-socketio >= 5.14 sends them as JSON (not pickle: CVE-2025-61765).
@@ -127,14 +129,14 @@ def create_app(test_config=None) -> Flask:
     )
     app.extensions["maxchen.classes"].changed = class_live.class_changed
     app.extensions["maxchen.class_live"] = class_live
-    events.init_app(app, socketio, rooms, live, class_live, web.select_locale, web.LANGUAGES)
+    events.init_app(app, socketio, rooms, live, class_live)
     if isinstance(rooms.store, RedisStore):
         import redis
 
         # Redis away (restarting, the network between): a refusal that says so, never a change half made.
         down = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
         for error in down:
-            app.register_error_handler(error, lambda _error: web.refusal(IllegalMove("store_down")))
+            app.register_error_handler(error, lambda _error: refusal(IllegalMove("store_down")))
         events.refuse_on(socketio, down)
     security.init_app(app, app.config.get("MAXCHEN_HOSTS"))  # after Socket.IO: its requests are checked too
     if app.config.get("PROXIES"):  # outermost: the client's address and scheme as the proxies saw them

@@ -8,9 +8,14 @@
 - Trusted hosts: a request (pages, API and Socket.IO alike) whose Host header
   names another host is refused, so a DNS-rebinding page cannot reach the
   server through a name of its own.
+- Same origin: a state-changing request that a page of another site sends is
+  refused (403); the API and Socket.IO carry their own credentials.
+- The bearer token of the API's requests is read here, once.
 """
 
-from flask import request
+from urllib.parse import urlsplit
+
+from flask import abort, current_app, request
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.exceptions import BadRequest
 from werkzeug.sansio.utils import host_is_trusted
@@ -93,6 +98,29 @@ class Proxied:
     def __call__(self, environ, start_response):
         trusted = environ.get("REMOTE_ADDR") in self.addresses
         return (self.fixed if trusted else self.app)(environ, start_response)
+
+
+def bearer_token() -> str | None:
+    """The token of the request's `Authorization: Bearer <token>`, if it has one."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def same_origin_posts():
+    """Refuse state-changing requests that a page of another site sends."""
+    if request.method in ("GET", "HEAD", "OPTIONS") or request.path.startswith(("/api/", "/socket.io")):
+        return None
+    origin = request.headers.get("Origin")
+    if origin:
+        mine = urlsplit(request.host_url)
+        theirs = urlsplit(origin)
+        if (theirs.scheme, theirs.netloc) != (mine.scheme, mine.netloc):
+            # Behind a proxy, the usual cause: it does not pass the Host with its port, or the scheme.
+            current_app.logger.warning("refused a POST from %s to %s: another origin", origin, request.host_url)
+            abort(403)
+    elif request.headers.get("Sec-Fetch-Site") == "cross-site":
+        abort(403)
+    return None
 
 
 def init_app(app, trusted_hosts=None):

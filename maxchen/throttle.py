@@ -51,10 +51,10 @@ from limits import parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
 
-from .api import bearer_token
 from .budgets import CLASS_JOINS, DOWNLOADS, LIMITS, PAGES, ROOMS, SIMULATIONS
 from .connections import unanswered
 from .errors import IllegalMove
+from .security import bearer_token
 from .table import hash_token
 
 FAILED = frozenset((401, 403, 404))
@@ -68,8 +68,6 @@ def _exempt() -> bool:
     tokens) stays blocked. Making a room finds nothing to guess (it has its
     own limit).
     """
-    from .web import browser_classes, browser_seats  # the transports import this module: theirs only when asked
-
     if request.endpoint in current_app.extensions["maxchen.throttle"].open:
         return True
     code = str((request.view_args or {}).get("code", "")).upper()
@@ -78,7 +76,7 @@ def _exempt() -> bool:
     token = bearer_token()
     if token is not None:  # a token speaks for itself: a seat in the cookie vouches for no guessed token
         return current_app.extensions["maxchen.rooms"].store.find_token(hash_token(token)) == code
-    return code in browser_seats() or code in browser_classes()
+    return current_app.extensions["maxchen.throttle"].holds(code)
 
 
 class SweptMemoryStorage(MemoryStorage):
@@ -116,7 +114,9 @@ def _parsed(limits: str) -> tuple:
 class Throttle:
     """One app's limits: Flask-Limiter for HTTP, moving windows for sockets."""
 
-    def __init__(self, app):
+    def __init__(self, app, holds=lambda code: False):
+        """`holds(code)`: whether this request's browser holds a seat or a class of that code (its cookie)."""
+        self.holds = holds
         for key, value in LIMITS.items():
             app.config.setdefault(key, os.environ.get(key, value))
         self.config = app.config

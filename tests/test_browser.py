@@ -441,9 +441,9 @@ def test_one_phone_passed_around_the_table_to_a_winner(browser, server):
     page.fill("form[action='/table'] textarea[name=names]", "Anna\nBoris\nCarla")
     # Lives belong to Poschen: the field shows while Poschen is chosen. Three lives make a short game.
     lives = page.locator("form[action='/table'] select[name='option.lives']")
-    page.select_option("form[action='/table'] select[name=rules]", "maexchen")
+    page.check("form[action='/table'] input[name=rules][value=maexchen]")
     assert not lives.is_visible()
-    page.select_option("form[action='/table'] select[name=rules]", "poschen")
+    page.check("form[action='/table'] input[name=rules][value=poschen]")
     lives.select_option("3")
     page.click("form[action='/table'] button[type=submit]")
     page.wait_for_selector(".cover")
@@ -722,7 +722,8 @@ def test_forms_fill_the_phone_width(browser, server, path):
     phone = Phone(browser, server.url)
     phone.page.goto(server.url + path.format(code=code))
     widths = phone.page.eval_on_selector_all(
-        "main form input:not([type=hidden]), main form select, main form textarea, main form button",
+        "main form input:not([type=hidden], [type=radio]), main form .choice, main form select, main form textarea,"
+        " main form button",
         "els => els.map(e => e.getBoundingClientRect().width)",
     )
     assert widths and min(widths) >= 300, widths

@@ -31,7 +31,7 @@ from maxchen.rules import two_dice as rules
 from maxchen.rulesets import RULESETS
 from maxchen.store import RedisStore
 from maxchen.table import CODE_ALPHABET, ROOM_ACTIONS
-from maxchen.web import LANGUAGES
+from maxchen.web.locale import LANGUAGES
 
 from .conftest import ROOT, RedisServer, SeededDice, Server, need_redis_server
 

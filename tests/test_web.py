@@ -338,7 +338,11 @@ def test_one_phone_form_sets_the_lives(client):
     html = client.get("/").get_data(as_text=True)
     start = html.index('action="/table"')
     one_phone = html[start : html.index("</form>", start)]
-    assert 'data-rules="poschen">Lives' in one_phone and '<option value="5" selected>' in one_phone
+    # Lives are Poschen's: its options follow its radio (they show while it is chosen), before the next rule set's.
+    poschen = one_phone[one_phone.index('value="poschen"') :]
+    poschen = poschen[: poschen.index('name="rules"')] if 'name="rules"' in poschen else poschen
+    assert "Lives" in poschen and "Lives" not in one_phone.replace(poschen, "")
+    assert '<option value="5" selected>' in poschen
     response = client.post("/table", data={"names": "Anna\nBoris", "rules": "poschen", "option.lives": "3"})
     html = client.get(response.headers["Location"]).get_data(as_text=True)
     assert html.count('class="heart full"') == 6  # two players, three lives each
@@ -553,14 +557,14 @@ def test_learns_csv_holds_the_very_games_on_the_page_and_odd_parameters_break_no
 
 
 def test_one_simulation_at_a_time_whoever_asks(client):
-    from maxchen import web
+    from maxchen.web import learn
 
-    assert web._SIMULATING.acquire(blocking=False)  # someone's 100,000 games are running
+    assert learn._SIMULATING.acquire(blocking=False)  # someone's 100,000 games are running
     try:
         busy = client.get("/learn?games=10&seat=honest&seat=honest")
         assert busy.status_code == 429 and busy.headers["Retry-After"] == "5"
     finally:
-        web._SIMULATING.release()
+        learn._SIMULATING.release()
     assert client.get("/learn?games=10&seat=honest&seat=honest").status_code == 200
 
 
@@ -781,10 +785,10 @@ def test_the_statistics_count_against_the_page_budget_and_downloads_against_thei
 
 
 def test_a_long_log_is_sent_in_chunks_with_the_others_turns_between(app, named_game, monkeypatch):
-    from maxchen import web
+    from maxchen.web import boards
 
     code, _, _ = named_game
-    monkeypatch.setattr(web, "CSV_CHUNK", 1)
+    monkeypatch.setattr(boards, "CSV_CHUNK", 1)
     response = app.test_client().get(f"/r/{code}/stats.csv", buffered=False)
     assert response.is_streamed
     chunks = [chunk for chunk in response.response if chunk]

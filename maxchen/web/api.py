@@ -6,14 +6,15 @@ from pathlib import Path
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from . import stats
-from .budgets import CLASS_JOINS, PAGES, ROOMS, limited
-from .errors import IllegalMove
-from .table import normalize_code
+from .. import stats
+from ..budgets import CLASS_JOINS, PAGES, ROOMS, limited
+from ..errors import IllegalMove
+from ..security import bearer_token
+from ..table import normalize_code
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-OPENAPI = Path(__file__).resolve().parent.parent / "docs" / "openapi.yaml"
+OPENAPI = Path(__file__).resolve().parents[2] / "docs" / "openapi.yaml"
 
 
 def _rooms():
@@ -32,12 +33,6 @@ def _body() -> dict:
     if not isinstance(data, dict):
         raise IllegalMove("not_json")
     return data
-
-
-def bearer_token() -> str | None:
-    """The token of the request's `Authorization: Bearer <token>`, if it has one."""
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
 def _player(code) -> str:

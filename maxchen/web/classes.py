@@ -9,41 +9,26 @@ from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
-from .budgets import CLASS_JOINS, DOWNLOADS, PAGES, ROOMS, limited
-from .classroom import DEFAULT_SIZE, TABLE_SIZES, normalize_class_code
-from .errors import IllegalMove
-from .live import wrap_class_parts
-from .names import shown_name
-from .rulesets import DEFAULT, RULESETS
-from .web import (
-    WHOLE,
-    _form_options,
-    _message,
-    _option_fields,
-    _remember,
-    browser_classes,
-    keep_held,
-    log_csv,
-    refusal,
-    running_game,
-    share,
-)
+from .. import messages
+from ..budgets import CLASS_JOINS, DOWNLOADS, PAGES, ROOMS, limited
+from ..classroom import DEFAULT_SIZE, TABLE_SIZES, normalize_class_code
+from ..errors import IllegalMove
+from ..live import wrap_class_parts
+from ..names import shown_name
+from ..rulesets import DEFAULT, RULESETS
+from . import forms
+from .boards import log_csv, running_game
+from .errors import refusal
+from .pages import home
+from .seats import browser_classes, remember, remember_class
+from .share import share
 
 bp = Blueprint("classes", __name__)
-
-CLASSES_KEPT = 5  # the newest classes a browser keeps in its cookie
 
 
 def classrooms():
     """The app's class registry."""
     return current_app.extensions["maxchen.classes"]
-
-
-def _keep_class(code: str, token: str) -> None:
-    held = {old: t for old, t in browser_classes().items() if old != code}
-    held[code] = token
-    keep_held("classes", held, CLASSES_KEPT)
-    session.permanent = True
 
 
 def _class_or_404(code: str) -> str:
@@ -76,14 +61,12 @@ def _teacher(code: str) -> str:
 @limited(ROOMS, open=True)
 def create():
     """A teacher makes a class (its game and its tables' size) and gets its desk."""
-    from .web import _home
-
     size = request.form.get("size", str(DEFAULT_SIZE))
     try:
-        made = classrooms().create(request.form.get("rules") or DEFAULT, int(size) if WHOLE.fullmatch(size) else size)
+        made = classrooms().create(request.form.get("rules") or DEFAULT, forms.number(size))
     except IllegalMove as error:
-        return _home(error)
-    _keep_class(made["code"], made["token"])
+        return home(error)
+    remember_class(made["code"], made["token"])
     return redirect(url_for("classes.desk", code=made["code"]), 303)
 
 
@@ -98,8 +81,8 @@ def desk(code):
     if role == "student":
         table = classrooms().table_of(student)
         if table is not None:
-            _remember(table, browser_classes()[code], student["name"])
-            return redirect(url_for("web.room", code=table), 303)
+            remember(table, browser_classes()[code], student["name"])
+            return redirect(url_for("pages.room", code=table), 303)
         return render_template("class.html", role=role, student=student, code=code, **share("c/" + code))
     notice = GONE.get(request.args.get("gone", ""))  # why a phone is back at the class's name form
     return render_template(
@@ -124,9 +107,9 @@ def join(code):
     try:
         made = classrooms().join(code, name)
     except IllegalMove as error:
-        page = render_template("class.html", role=None, code=code, name=shown_name(name), error=_message(error))
+        page = render_template("class.html", role=None, code=code, name=shown_name(name), error=messages.text(error))
         return page, error.status
-    _keep_class(code, made["token"])
+    remember_class(code, made["token"])
     session["name"] = name.strip()
     return redirect(url_for("classes.desk", code=code), 303)
 
@@ -138,7 +121,7 @@ def act(code):
     code = _class_or_404(code)
     token = _teacher(code)
     try:
-        classrooms().act(code, token, _class_action())
+        classrooms().act(code, token, forms.class_action())
     except IllegalMove as error:
         return refusal(error)
     return render_template("partials/roster.html", **_desk(code))
@@ -186,7 +169,7 @@ def stats_csv(code):
 def _desk(code: str) -> dict:
     """What the teacher's desk shows: the class, its tables, who waits, the game's settings."""
     overview = classrooms().overview(code)
-    specs, labels, _ = _option_fields(overview["rules"], hint=True)
+    specs, labels, _ = forms.option_fields(overview["rules"], hint=True)
     return {
         "code": code,
         "overview": overview,
@@ -195,19 +178,3 @@ def _desk(code: str) -> dict:
         "option_specs": specs,
         "option_labels": labels,
     }
-
-
-def _class_action() -> dict:
-    """The teacher's form fields as a class action."""
-    form = request.form
-    payload = {"action": form.get("action")}
-    for field in ("student", "table"):
-        if field in form:
-            payload[field] = form[field]
-    if "closed" in form:
-        payload["closed"] = form["closed"] == "1"
-    if "size" in form:
-        payload["size"] = int(form["size"]) if WHOLE.fullmatch(form["size"]) else form["size"]
-    if "rules" in form:
-        payload["options"] = {"rules": form["rules"], **_form_options(form["rules"])}
-    return payload

@@ -14,13 +14,14 @@ from flask import request
 from flask_socketio import ConnectionRefusedError, join_room  # noqa: A004 - sends its data to the client
 from socketio.packet import BINARY_ACK, BINARY_EVENT, EVENT, Packet
 
-from . import messages
-from .classroom import normalize_class_code
-from .errors import IllegalMove
-from .live import ClassLive, Live, channel
-from .presence import Socket
-from .rooms import normalize_code
-from .web import browser_classes, browser_seats
+from .. import messages
+from ..classroom import normalize_class_code
+from ..errors import IllegalMove
+from ..live import ClassLive, Live, channel
+from ..presence import Socket
+from ..rooms import normalize_code
+from .locale import LANGUAGES, select_locale
+from .seats import browser_classes, browser_seats
 
 RELEASE_AFTER = 1  # seconds a gone seat's socket stays open for what it is still told
 OUTBOX = 128  # packets waiting for a connection that reads none: it is closed at this many
@@ -87,7 +88,7 @@ class Transport:
         self.socketio.server.disconnect(sid)
 
 
-def init_app(app, socketio, rooms, live: Live, class_live: ClassLive, select_locale, languages) -> None:
+def init_app(app, socketio, rooms, live: Live, class_live: ClassLive) -> None:
     """Register the handlers: each parses, makes one call into `rooms` (or the classes) and answers."""
     classes = app.extensions["maxchen.classes"]
     throttle = app.extensions["maxchen.throttle"]
@@ -218,7 +219,7 @@ def init_app(app, socketio, rooms, live: Live, class_live: ClassLive, select_loc
     def _lang(auth) -> str:
         """The language a socket reads: the `lang` it sends, else its page's or browser's."""
         lang = auth.get("lang")
-        return lang if isinstance(lang, str) and lang in languages else select_locale()
+        return lang if isinstance(lang, str) and lang in LANGUAGES else select_locale()
 
     def _established() -> bool:
         """An open, settled connection: during a real connect or disconnect it is not."""

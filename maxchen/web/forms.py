@@ -1,0 +1,79 @@
+"""Form fields (all strings) read as the actions the API takes, and a rule set's options for a form."""
+
+import re
+
+from flask import request
+from flask_babel import gettext
+
+from ..errors import IllegalMove
+from ..rulesets import REGISTRY, RULESETS
+
+# Form fields that are whole numbers: the room's, then each rule set's own.
+NUMBER_FIELDS = tuple(dict.fromkeys(("version", "seat", *(f for r in REGISTRY.values() for f in r.fields))))
+WHOLE = re.compile(r"-?[0-9]{1,9}")  # ASCII digits only: "²".isdigit() is true, int("²") fails
+ROOM_TEXT_FIELDS = ("value", "player", "strategy")
+CLASS_TEXT_FIELDS = ("student", "table")
+
+
+def number(text: str) -> int | str:
+    """A whole number as a number; anything else as it came, for the room to refuse in words."""
+    return int(text) if WHOLE.fullmatch(text) else text
+
+
+def room_action() -> dict:
+    """A player's form as the action the API takes."""
+    form = request.form
+    payload = {"action": form.get("action")}
+    for field in NUMBER_FIELDS:
+        if form.get(field, "") != "":
+            if not WHOLE.fullmatch(form[field]):
+                raise IllegalMove("whole_number", field=field)
+            payload[field] = int(form[field])
+    return payload | _texts(ROOM_TEXT_FIELDS) | _rules()
+
+
+def class_action() -> dict:
+    """The teacher's form as a class action."""
+    form = request.form
+    payload = {"action": form.get("action")} | _texts(CLASS_TEXT_FIELDS)
+    if "closed" in form:
+        payload["closed"] = form["closed"] == "1"
+    if "size" in form:
+        payload["size"] = number(form["size"])
+    return payload | _rules()
+
+
+def _texts(fields) -> dict:
+    return {field: request.form[field] for field in fields if field in request.form}
+
+
+def _rules() -> dict:
+    """A change of rule set and options, when the form makes one."""
+    if "rules" not in request.form:
+        return {}
+    rules = request.form["rules"]
+    return {"options": {"rules": rules, **options(rules)}}
+
+
+def options(rules: str) -> dict:
+    """The form's options (option.NAME) of rule set `rules`, whole numbers as numbers.
+
+    Fields of another rule set's options (after a switch) are left out.
+    """
+    game = RULESETS.get(rules)
+    found = {}
+    for key, value in request.form.items():
+        name = key.removeprefix("option.")
+        if key.startswith("option.") and game and name in game.OPTIONS:
+            found[name] = number(value)
+    return found
+
+
+def option_fields(rules: str, hint: bool = False) -> tuple[dict, dict, dict]:
+    """A rule set's options for a form: their specs, labels and defaults."""
+    game = RULESETS[rules]
+    labels = {key: gettext(label) for key, label in REGISTRY[rules].labels.items()}
+    # The teaching hint is set in the room (or the class): on the home page's form each
+    # rule set would send a field of that name.
+    specs = {name: option.describe() for name, option in game.OPTIONS.items() if hint or name != "hint"}
+    return specs, labels, game.default_options()

@@ -1,0 +1,130 @@
+"""/learn: the ladder's odds, and a simulator of bots against theory."""
+
+import functools
+import io
+import secrets
+import threading
+
+from flask import Blueprint, current_app, make_response, render_template, request, url_for
+from flask_babel import gettext
+
+from .. import messages, stats
+from ..budgets import PAGES, SIMULATIONS, limited
+from ..errors import IllegalMove
+from ..live import STRATEGY_LABELS, value_label
+from ..rules import two_dice
+from ..rulesets import DEFAULT, REGISTRY, RULESETS, TITLES
+from ..table import ruleset_name
+from .forms import WHOLE
+
+bp = Blueprint("learn", __name__)
+
+SEATS_ON_FORM = 6
+_SIMULATING = threading.BoundedSemaphore(1)  # one simulation at a time, whoever asks: a core stays for the tables
+
+
+def _percent(chance) -> str:
+    return f"{float(chance) * 100:.1f} %"
+
+
+@bp.get("/learn")
+@limited(PAGES, SIMULATIONS, open=True)
+def learn():
+    """The ladder's odds, and a simulator: N games of bots with chosen strategies, against theory."""
+    from .. import simulate  # numpy loads only for the page that uses it
+
+    ladder = [
+        {
+            "value": value,
+            "label": value_label(value),
+            "exactly": f"{int(two_dice.probability(value) * 36)}/36",
+            "at_least": _percent(stats.at_least(value)),
+            "beaten": _percent(stats.beats(value)),
+        }
+        for value in two_dice.VALUES
+    ]
+    seats = [s for s in request.args.getlist("seat") if s]
+    rules = request.args.get("rules") or DEFAULT
+    shown = rules if rules in REGISTRY else DEFAULT  # the form's choice (an unknown one is refused below)
+    form = {
+        "games": request.args.get("games", "10000" if REGISTRY[shown].batch else "200"),
+        "seats": (seats or ["statistician", "honest", "bluffer"]),
+        "rules": shown,
+    }
+    form["seats"] = (form["seats"] + [""] * SEATS_ON_FORM)[:SEATS_ON_FORM]
+    context = {
+        "ladder": ladder,
+        "form": form,
+        "max_games": simulate.MAX_GAMES,
+        "strategy_labels": _strategy_labels(),
+        "rulesets": list(RULESETS),
+        "titles": TITLES,
+    }
+    if "games" not in request.args:
+        return render_template("learn.html", **context)
+    try:
+        result = _simulated(rules, seats, request.args["games"], request.args.get("seed", ""))
+    except IllegalMove as error:
+        page = render_template("learn.html", error=messages.text(error), **context)
+        response = make_response(page, error.status)
+        if error.reason == "rate_limited":  # busy with another's simulation
+            response.headers["Retry-After"] = str(error.params["seconds"])
+        return response
+    if request.args.get("format") == "csv":
+        out = io.StringIO()
+        simulate.write_csv(result, out)
+        return current_app.response_class(out.getvalue(), mimetype="text/csv")
+    test = stats.test(result.rolls, REGISTRY[rules].dice)
+    # The same games again as CSV: the same seed (and only the form's own fields).
+    csv_url = url_for("learn.learn", rules=rules, games=result.games, seat=seats, seed=result.seed, format="csv")
+    return render_template(
+        "learn.html",
+        result=result,
+        most=simulate.max_games(rules),
+        seconds=int(simulate.ENGINE_SECONDS),
+        test=test,
+        csv_url=csv_url,
+        value_name=str,  # the chart names values by their number: short under a bar
+        **context,
+    )
+
+
+def _simulated(rules: str, seats: list[str], games: str, seed: str):
+    """The simulation the form asks for, run off the server's loop; IllegalMove for a bad form or a busy server."""
+    from .. import simulate
+
+    game = RULESETS[ruleset_name(rules)]
+    if not WHOLE.fullmatch(games) or not 1 <= int(games) <= simulate.MAX_GAMES:
+        raise IllegalMove("option_range", option=gettext("Games"), low=1, high=simulate.MAX_GAMES)
+    asked = int(games)
+    games = min(asked, simulate.max_games(rules))  # a game without a batch engine: its own cap, said on the page
+    if not game.MIN_PLAYERS <= len(seats) <= SEATS_ON_FORM:
+        raise IllegalMove("player_count", code="bad_value", game=game.TITLE, low=game.MIN_PLAYERS, high=SEATS_ON_FORM)
+    if any(seat not in _strategy_labels() for seat in seats):
+        raise IllegalMove(
+            "no_such_strategy",
+            strategy=next(s for s in seats if s not in _strategy_labels())[:40],
+            choices=", ".join(_strategy_labels()),
+        )
+    if seed and not (WHOLE.fullmatch(seed) and int(seed) >= 0):
+        raise IllegalMove("whole_number", field="seed")
+    run = functools.partial(
+        simulate.simulate, seats, games, int(seed) if seed else secrets.randbelow(10**9), rules_name=rules
+    )
+    if not _SIMULATING.acquire(blocking=False):
+        raise IllegalMove("rate_limited", seconds=5)
+    try:
+        if current_app.config["ASYNC_MODE"] == "eventlet":
+            from eventlet import tpool  # numpy works in a thread of its own: the tables go on meanwhile
+
+            result = tpool.execute(run)
+        else:
+            result = run()
+        result.asked = asked if result.games < asked else None
+        return result
+    finally:
+        _SIMULATING.release()
+
+
+def _strategy_labels() -> dict:
+    return {key: gettext(label) for key, label in STRATEGY_LABELS.items()}
