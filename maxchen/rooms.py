@@ -18,7 +18,7 @@ from .dice import SystemDice
 from .errors import IllegalMove
 from .locks import Locks, sweep
 from .presence import ACTIVITIES, WATCHERS_PER_ROOM, Presence, Socket
-from .rulesets import DEFAULT, RULESETS
+from .rulesets import DEFAULT, RULESETS, SHARED_DEFAULT
 from .store import MemoryStore
 from .table import CODE_ALPHABET, MAX_SEATS, ROOM_TTL, Room, hash_token, new_code, normalize_code, ruleset_name
 
@@ -145,11 +145,11 @@ class Rooms:
         self._store_new(room)
         return {"code": room.code, "player": seat.id, "token": token}
 
-    def create_shared(self, names, rules="poschen", options=None) -> dict:
+    def create_shared(self, names, rules=SHARED_DEFAULT, options=None) -> dict:
         """A one-phone table: every name seated, the game started (with `options`), the cover up."""
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             raise IllegalMove("names_list")
-        rules = ruleset_name(rules or "poschen")
+        rules = ruleset_name(rules or SHARED_DEFAULT)
         ruleset = RULESETS[rules]
         if not ruleset.SHARED_PHONE:
             raise IllegalMove("needs_phones", game=ruleset.TITLE)

@@ -24,8 +24,9 @@ REGISTRY: dict[str, RuleSet] = {
 for _rule_set in REGISTRY.values():
     REASONS.update({reason: code for reason, (code, _text) in _rule_set.refusals.items()})
 DEFAULT = "maexchen"
+SHARED_DEFAULT = "poschen"  # one phone passed round: the rule set played that way (docs/rules.md §3)
 RULESETS: dict[str, type[Game]] = {name: rule_set.game for name, rule_set in REGISTRY.items()}
 TITLES: dict[str, str] = {name: game.TITLE for name, game in RULESETS.items()}
 SHARED_PHONE: list[str] = [name for name, game in RULESETS.items() if game.SHARED_PHONE]
 
-__all__ = ["DEFAULT", "N_", "REGISTRY", "RULESETS", "SHARED_PHONE", "TITLES", "RuleSet"]
+__all__ = ["DEFAULT", "N_", "REGISTRY", "RULESETS", "SHARED_DEFAULT", "SHARED_PHONE", "TITLES", "RuleSet"]

@@ -19,7 +19,7 @@ from ..live import value_label
 from ..names import shown_name
 from ..rooms import normalize_code
 from ..rules import two_dice
-from ..rulesets import DEFAULT, RULESETS, SHARED_PHONE, TITLES
+from ..rulesets import DEFAULT, RULESETS, SHARED_DEFAULT, SHARED_PHONE, TITLES
 from . import forms
 from .api import act_as
 from .boards import parts_for
@@ -59,7 +59,7 @@ def home(error: IllegalMove | None = None, **form):
         "my_rooms": _my_rooms(),
         "name": session.get("name", ""),
         "rulesets": list(RULESETS),
-        "shared_rulesets": SHARED_PHONE,
+        "shared_default": SHARED_DEFAULT,
         "shared_options": {rules: forms.option_fields(rules) for rules in SHARED_PHONE},
         "default": DEFAULT,
         "class_sizes": TABLE_SIZES,
@@ -102,7 +102,7 @@ def create_table():
     text = request.form.get("names", "")
     names = [line.strip() for line in text.splitlines() if line.strip()]
     try:
-        rules = request.form.get("rules") or "poschen"
+        rules = request.form.get("rules") or SHARED_DEFAULT
         seat = rooms().create_shared(names, rules, forms.options(rules))
     except IllegalMove as error:
         return home(error, names=text)
