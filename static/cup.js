@@ -5,8 +5,7 @@
 
   const M = window.maxchen;
   if (!M.room) return;
-  const $ = M.$;
-  const room = M.room;
+  const { $, room } = M;
   const GRAVITY = 9.81;
 
   // --- the cup -------------------------------------------------------------

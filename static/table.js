@@ -5,8 +5,7 @@
 
   const M = window.maxchen;
   if (!M.room) return;
-  const $ = M.$;
-  const room = M.room;
+  const { $, room } = M;
   let lastSay = "";
   let lastReveal = null;
 

@@ -7,7 +7,7 @@ import csv
 import io
 import time
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, abort, current_app, make_response, render_template, request
 
 from .. import messages, stats
 from ..budgets import DOWNLOADS, PAGES, limited
@@ -29,25 +29,19 @@ def parts_for(room, player) -> dict:
 
 
 def _watched(code: str):
-    """The room a seatless page shows; 404 when there is none.
-
-    A one-phone table takes no second device: its answer is the refusal page (409), for the caller to return.
-    """
-    code = room_or_404(code)
-    room = rooms().load(code)
-    if room.shared:
-        refused = IllegalMove("one_phone")
-        return room, (render_template("join.html", code=code, error=messages.text(refused), closed=True), 409)
-    return room, None
+    """The room a seatless page shows; 404 when there is none, and a one-phone table's refusal page (409)."""
+    room = rooms().load(room_or_404(code))
+    if room.shared:  # it takes no second device
+        refused = messages.text(IllegalMove("one_phone"))
+        abort(make_response(render_template("join.html", code=room.code, error=refused, closed=True), 409))
+    return room
 
 
 @bp.get("/r/<code>/board")
 @limited(PAGES)
 def board(code):
     """The room on a big screen (a projector): what the whole table sees, with no seat and no hidden die."""
-    room, refused = _watched(code)
-    if refused:
-        return refused
+    room = _watched(code)
     parts = parts_for(room, None)
     return render_template("room.html", code=room.code, room=room, parts=parts, board=True, **share("r/" + room.code))
 
@@ -59,9 +53,7 @@ def stats_page(code):
 
     The poll (`HX-Request`) carries the key of what the page shows: unchanged, the answer is 204.
     """
-    room, refused = _watched(code)
-    if refused:
-        return refused
+    room = _watched(code)
     key = stats_key(room)
     polled = request.headers.get("HX-Request")
     if polled and request.args.get("key") == key:
@@ -77,9 +69,7 @@ def stats_page(code):
 @limited(DOWNLOADS)
 def stats_csv(code):
     """The room's rolls the table may know, one row per roll; names only for the host who asks (`names=1`)."""
-    room, refused = _watched(code)
-    if refused:
-        return refused
+    room = _watched(code)
     names = request.args.get("names") == "1"
     if names and room.classroom:  # a class's names are the teacher's: the class's CSV
         raise IllegalMove("not_teacher")

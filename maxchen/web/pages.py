@@ -125,10 +125,10 @@ def join_by_code():
 
 
 def _join(code, name):
-    if me(code):
-        return redirect(url_for("pages.room", code=code), 303)
-    seat = rooms().join(code, name)
-    remember(code, seat["token"], name.strip())
+    """Sit down in room `code`; a browser with a seat there already just goes back to it."""
+    if not me(code):
+        seat = rooms().join(code, name)
+        remember(code, seat["token"], name.strip())
     return redirect(url_for("pages.room", code=code), 303)
 
 
