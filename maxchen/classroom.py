@@ -255,7 +255,7 @@ class Classrooms:
         started = 0
         for table in self._tables(data):
             if table.phase != "playing" and len(table.members()) >= table.ruleset.MIN_PLAYERS:
-                self.rooms.act(table.code, table.host, {"action": "start"})
+                self.rooms.act(table.code, table.host, {"action": "start"}, teacher=True)
                 started += 1
         if not started:
             raise IllegalMove("nothing_to_start", low=RULESETS[data["rules"]].MIN_PLAYERS)

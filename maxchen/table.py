@@ -23,6 +23,8 @@ CODE_LENGTH = 5
 MAX_SEATS = 10
 ROOM_TTL = 6 * 3600
 # Computer players take these names (mathematicians of chance), the first one free.
+# At a class's table these are the teacher's (from the desk), not the student host's.
+CLASS_DECIDES = frozenset(("start", "configure", "seat", "remove", "add_bot"))
 BOT_NAMES = ("Ada", "Blaise", "Carl", "Emmy", "Pierre", "Grace", "Kurt", "Sofia", "Alan", "Hypatia")
 
 
@@ -159,12 +161,12 @@ class Room:
         except IllegalMove as error:
             raise self.named(error) from None
 
-    @staticmethod
-    def _class_decides(payload: dict, connected) -> None:
-        """At a class's table the teacher sets the game and moves people; the host may only remove the
-        offline (a phone that died must not stop the game)."""
+    def _class_decides(self, payload: dict, connected) -> None:
+        """At a class's table the teacher starts, sets the game, seats, moves and adds bots; a student
+        host may only remove a classmate whose phone went offline mid-game (it must not stop the game)."""
         action = payload.get("action")
-        if action == "configure" or (action == "remove" and payload.get("player") in connected):
+        offline = action == "remove" and self.phase == "playing" and payload.get("player") not in connected
+        if action in CLASS_DECIDES and not offline:
             raise IllegalMove("class_decides")
 
     def named(self, error: IllegalMove) -> IllegalMove:
@@ -346,7 +348,8 @@ class Room:
         return view
 
     def _may_start(self, player) -> bool:
-        return self.phase != "playing" and player == self.host and len(self.members()) >= self.ruleset.MIN_PLAYERS
+        enough = len(self.members()) >= self.ruleset.MIN_PLAYERS
+        return self.phase != "playing" and player == self.host and not self.classroom and enough
 
     def _shared(self) -> dict:
         game = self.game
@@ -393,6 +396,7 @@ class Room:
         seat = next((s for s in self.seats if s.id == you), None)
         turn = mine.get("turn")
         host = player == self.host
+        decides = host and not self.classroom  # at a class's table the teacher does (from the desk)
         answers = game.answers(you) if game is not None and you else None
         standing = game.player_fields(you) if game is not None and you in game.players else {}
         shared = self._shared() if self.shared else None
@@ -405,10 +409,12 @@ class Room:
         return {
             "you": you,
             "host": host,
+            "decides": decides,
+            "classroom": self.classroom is not None,
             "hosted_by": self.host,
             "phase": self.phase,
             "rules": self.rules,
-            "options": dict(self.options) if host and self.phase != "playing" else None,
+            "options": dict(self.options) if decides and self.phase != "playing" else None,
             "allowed": ["start"] if self._may_start(player) else mine.get("allowed", []),
             "choices": mine.get("choices", []),
             "dice": mine.get("dice"),

@@ -62,7 +62,9 @@
   const SHARED = document.body.dataset.shared === "1"; // one phone for the table: no socket, every answer by its form
   const BOARD = document.body.dataset.board === "1"; // a big screen: watches the table, holds no seat
   const ACT_URL = "/r/" + ROOM + "/act";
-  const swapped = () => M.afterSwap(); // table.js: my seat, the turn, the reveal
+  // table.js: my seat, the turn, the reveal. A push may come while the later scripts still load:
+  // its parts are in place, and table.js reads them when it starts.
+  const swapped = () => M.afterSwap && M.afterSwap();
   const room = (M.room = { code: ROOM, shared: SHARED, view: null, socket: null, leaving: false });
 
   room.act = (action, extra) => {

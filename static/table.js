@@ -85,6 +85,7 @@
     const meta = document.querySelector("#table [data-meta]");
 
     document.body.classList.toggle("host", !!(room.view && room.view.host));
+    document.body.classList.toggle("decides", !!(room.view && room.view.decides)); // not a class's student host
     const turn = meta ? meta.dataset.turn : "";
     const mine = !!me && turn === me;
     if (mine && !document.body.classList.contains("my-turn") && lastReveal !== null) turnAlert();

@@ -54,6 +54,7 @@ class Phone:
 
     def __init__(self, browser, base, locale="en-US", reduced=False, frames=True):
         self.context = browser.new_context(locale=locale, reduced_motion="reduce" if reduced else None, **PHONE)
+        self.locale = locale
         self.page = self.context.new_page()
         self.base = base
         self.frames: list[str] = []
@@ -961,6 +962,14 @@ def test_a_class_of_eight_phones_plays_at_two_tables_to_the_end_on_the_class_boa
     desk.screenshot(path=str(ARTIFACTS / "class-desk.png"))
     assert look.problems(desk) == [], look.problems(desk)
 
+    # At a class's table the teacher decides: no phone is offered a start, a setting, a bot, a move or a
+    # removal (not even the table's host), and each says whom it waits for.
+    waiting = {"en-US": "Waiting for your teacher.", "de-DE": "Warte auf die Lehrkraft", "ru-RU": "Ждём учителя"}
+    for seated in tables.values():
+        for phone in seated:
+            assert phone.page.locator("button[data-action=start], #host-settings, form.add-bot").count() == 0
+            assert not any(tool.is_visible() for tool in phone.page.locator(".seat-tools").all())
+            assert waiting[phone.locale] in phone.page.inner_text("#controls")
     desk.click("button[data-action=start]")
     play_tables(list(tables.values()))
     # Every table has its winner, on the phones and on the projector; the class's rolls are pooled there.
@@ -973,7 +982,7 @@ def test_a_class_of_eight_phones_plays_at_two_tables_to_the_end_on_the_class_boa
     assert projector.page.evaluate(LABEL_CLASHES) == []  # no count label on a marker or an axis label
     projector.shot("class-board")
     phones[0].shot("class-phone-over")
-    assert all(phone.errors == [] for phone in [*phones, projector])
+    assert [phone.errors for phone in [*phones, projector] if phone.errors] == []
 
 
 FACE_OF = re.compile(r'class="die face-\d"')

@@ -228,18 +228,35 @@ def test_a_class_table_seats_only_the_class_and_its_host_leaves_the_game_to_the_
     assert page.status_code == 303 and page.headers["Location"].endswith(f"/c/{code}")
     api = outsider.post(f"/api/rooms/{table.code}/players", json={"name": "Eve"})
     assert api.status_code == 409 and api.json["error"]["reason"] == "class_table"
-    # Ann hosts the table (she starts its games) but the game and the people are the teacher's.
+    # Ann hosts the table, but the game and the people are the teacher's: she starts nothing, adds no
+    # bot, moves and removes nobody, and is offered none of it.
     ann = rooms.authenticate(table.code, tokens["Ann"])
     ben = rooms.authenticate(table.code, tokens["Ben"])
     ben_page = socketio.test_client(app, auth={"token": tokens["Ben"]})
-    for payload in ({"action": "configure", "options": {"rules": "luegen"}}, {"action": "remove", "player": ben}):
+    before = rooms.load(table.code).to_dict()
+    for payload in (
+        {"action": "start"},
+        {"action": "add_bot", "strategy": "honest"},
+        {"action": "seat", "player": ben, "seat": 0},
+        {"action": "configure", "options": {"rules": "luegen"}},
+        {"action": "remove", "player": ben},
+    ):
         with pytest.raises(IllegalMove, match="class_decides"):
             rooms.act(table.code, ann, payload)
+    assert rooms.load(table.code).to_dict() == before
+    mine = rooms.load(table.code).private_for(ann)
+    assert mine["host"] and not mine["decides"] and mine["allowed"] == [] and mine["options"] is None
+    assert rooms.view(table.code, ann)["allowed"] == []
     ben_page.disconnect()
-    rooms.act(table.code, ann, {"action": "remove", "player": ben})  # an offline one she may remove
-    assert rooms.load(table.code).seat(ben) is None
+    with pytest.raises(IllegalMove, match="class_decides"):  # gone before a game: the teacher reseats
+        rooms.act(table.code, ann, {"action": "remove", "player": ben})
     classes.act(code, teacher, {"action": "configure", "options": {"rules": "poschen"}})
     assert rooms.load(table.code).rules == "poschen"
+    classes.act(code, teacher, {"action": "start"})
+    assert rooms.load(table.code).phase == "playing"
+    rooms.offline_grace = 0  # the grace before a removal: tests/test_rooms.py
+    rooms.act(table.code, ann, {"action": "remove", "player": ben})  # gone mid-game: the game must go on
+    assert rooms.load(table.code).seat(ben) is None
     # The names of a class's table are the teacher's: not even its host gets them from the table.
     host = app.test_client()
     with host.session_transaction() as session:
@@ -299,7 +316,7 @@ def test_the_class_board_draws_each_table_in_its_own_game(app, classes, rooms, d
         classes.join(code, name)
     classes.act(code, teacher, {"action": "seat"})
     one, two = classes.overview(code)["tables"]
-    rooms.act(one.code, one.host, {"action": "start"})
+    rooms.act(one.code, one.host, {"action": "start"}, teacher=True)  # one table alone, started for the teacher
     dice.add((2, 1))
     a, b = [s.id for s in one.members()][:2]
     rooms.act(one.code, a, {"action": "shake"})
