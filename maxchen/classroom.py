@@ -180,9 +180,14 @@ class Classrooms:
         if "size" in payload:
             data["size"] = _size(payload["size"])
         for table in self._tables(data):
-            if table.phase != "playing":
-                change = {"action": "configure", "options": {"rules": rules, **options}}
-                self.rooms.act(table.code, table.host, change, teacher=True)
+            if table.phase != "playing":  # those playing: at their next start
+                self._give_game(data, table)
+
+    def _give_game(self, data, table) -> None:
+        """A table between games takes the class's game and options."""
+        if (table.rules, table.options) != (data["rules"], data["options"]):
+            change = {"action": "configure", "options": {"rules": data["rules"], **data["options"]}}
+            self.rooms.act(table.code, table.host, change, teacher=True)
 
     def _seat(self, data, payload):
         """Everyone waiting sits down: at new tables of about the class's size, or the emptiest ones."""
@@ -230,6 +235,8 @@ class Classrooms:
             raise IllegalMove("no_such_table")
         if target == here:
             return []
+        if target != "new":
+            self.rooms.load(target).admit(student["name"])  # refused before they leave their table
         self._unseat(student, here)
         if target == "new":
             self._new_table(data, [student])
@@ -253,8 +260,10 @@ class Classrooms:
     def _start(self, data, payload):
         """Every table that can starts a game."""
         started = 0
+        game = RULESETS[data["rules"]]
         for table in self._tables(data):
-            if table.phase != "playing" and len(table.members()) >= table.ruleset.MIN_PLAYERS:
+            if table.phase != "playing" and len(table.members()) >= game.MIN_PLAYERS:
+                self._give_game(data, table)  # a change made while it played
                 self.rooms.act(table.code, table.host, {"action": "start"}, teacher=True)
                 started += 1
         if not started:

@@ -260,13 +260,17 @@ class Rooms:
                 if room.phase == "playing" and any(s.bot for s in room.members()):
                     self.outlets.changed(room)
 
-    def connect(self, socket: Socket) -> Room:
-        """A connection opened (a seat's, or a watcher's with player None); the room as it is."""
+    def connect(self, socket: Socket, capped: bool = True) -> Room:
+        """A connection opened (a seat's, or a watcher's with player None); the room as it is.
+
+        `capped`: a watcher counts against the room's places for watchers (not: a seated player's own board).
+        """
         with self._locked(socket.code) as room:
             if socket.player is not None and room.seat(socket.player) is None:
                 raise IllegalMove("not_member")
+            # Counted under the lock: every process's watchers.
             watchers = sum(s.player is None for s in self.presence.sockets(room.code))
-            if socket.player is None and watchers >= WATCHERS_PER_ROOM:  # counted under the lock: every process's
+            if socket.player is None and capped and watchers >= WATCHERS_PER_ROOM:
                 raise IllegalMove("watchers_full", limit=WATCHERS_PER_ROOM)
             was_connected = socket.player in self.presence.connected(room.code)
             replaced = self.presence.add(socket)

@@ -122,6 +122,17 @@ class Room:
         """The members who are not bots: without one, the room is over (bots play for people)."""
         return [s for s in self.members() if s.bot is None]
 
+    def admit(self, name) -> str:
+        """The name a newcomer would sit down with; IllegalMove when the table is full or has it already."""
+        name = clean_name(name)
+        members = self.members()
+        if len(members) >= MAX_SEATS:
+            raise IllegalMove("room_full", limit=MAX_SEATS)
+        twin = next((s for s in members if looks_like(name, s.name)), None)
+        if twin is not None:
+            raise IllegalMove("name_taken", name=twin.name)
+        return name
+
     def add(self, name: str, token_hash: str | None = None, bot: bool = False) -> tuple[Seat, str | None]:
         """Seat a newcomer with a new token; during a game they wait for the next one.
 
@@ -132,13 +143,7 @@ class Room:
             raise IllegalMove("one_phone")
         if self.classroom and token_hash is None and not bot:
             raise IllegalMove("class_table")  # a class's table seats its students, through the class
-        name = clean_name(name)
-        members = self.members()
-        if len(members) >= MAX_SEATS:
-            raise IllegalMove("room_full", limit=MAX_SEATS)
-        twin = next((s for s in members if looks_like(name, s.name)), None)
-        if twin is not None:
-            raise IllegalMove("name_taken", name=twin.name)
+        name = self.admit(name)
         token = None if token_hash else secrets.token_urlsafe(24)
         seat = Seat(
             id=secrets.token_urlsafe(6),

@@ -54,8 +54,6 @@ from limits.strategies import SlidingWindowCounterRateLimiter
 from .budgets import CLASS_JOINS, DOWNLOADS, LIMITS, PAGES, ROOMS, SIMULATIONS
 from .connections import unanswered
 from .errors import IllegalMove
-from .security import bearer_token
-from .table import hash_token
 
 FAILED = frozenset((401, 403, 404))
 
@@ -68,15 +66,13 @@ def _exempt() -> bool:
     tokens) stays blocked. Making a room finds nothing to guess (it has its
     own limit).
     """
-    if request.endpoint in current_app.extensions["maxchen.throttle"].open:
+    throttle = current_app.extensions["maxchen.throttle"]
+    if request.endpoint in throttle.open:
         return True
-    code = str((request.view_args or {}).get("code", "")).upper()
-    if not code:
-        return False
-    token = bearer_token()
-    if token is not None:  # a token speaks for itself: a seat in the cookie vouches for no guessed token
-        return current_app.extensions["maxchen.rooms"].store.find_token(hash_token(token)) == code
-    return current_app.extensions["maxchen.throttle"].holds(code)
+    # The code in the address, else the one a form names (the home page's join form).
+    code = (request.view_args or {}).get("code") or (request.form.get("code") if request.method == "POST" else None)
+    code = "".join(str(code or "").split()).upper()
+    return bool(code) and throttle.holds(code)
 
 
 class SweptMemoryStorage(MemoryStorage):
@@ -115,7 +111,7 @@ class Throttle:
     """One app's limits: Flask-Limiter for HTTP, moving windows for sockets."""
 
     def __init__(self, app, holds=lambda code: False):
-        """`holds(code)`: whether this request's browser holds a seat or a class of that code (its cookie)."""
+        """`holds(code)`: whether this request holds a seat or a class of that code (its token, or its cookie)."""
         self.holds = holds
         for key, value in LIMITS.items():
             app.config.setdefault(key, os.environ.get(key, value))

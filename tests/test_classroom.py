@@ -145,6 +145,41 @@ def test_configure_reaches_every_table_not_playing_and_remove_frees_the_seat(cla
         classes.role(code, tokens["S1"])
 
 
+def test_a_change_made_while_a_table_played_reaches_it_at_the_next_start(classes):
+    made = classes.create("maexchen", 4)
+    code, teacher = made["code"], made["token"]
+    enrol(classes, code, 4)
+    classes.act(code, teacher, {"action": "seat"})
+    classes.act(code, teacher, {"action": "start"})
+    classes.act(code, teacher, {"action": "configure", "options": {"rules": "poschen", "lives": 3}})
+    (table,) = classes.overview(code)["tables"]
+    assert table.rules == "maexchen"  # this game plays on as it began
+    for seat in table.members()[1:]:  # the game ends: everyone but the first leaves it
+        classes.rooms.act(table.code, seat.id, {"action": "leave"})
+    assert classes.rooms.load(table.code).phase == "over"
+    classes.join(code, "S5")  # a seated class seats a newcomer at once: the emptiest table
+    classes.act(code, teacher, {"action": "start"})
+    table = classes.rooms.load(table.code)
+    assert (table.phase, table.rules, table.options["lives"]) == ("playing", "poschen", 3)
+
+
+def test_a_move_the_other_table_refuses_leaves_the_student_where_they_were(classes):
+    made = classes.create("maexchen", 4)
+    code, teacher = made["code"], made["token"]
+    tokens = enrol(classes, code, 8)
+    classes.act(code, teacher, {"action": "seat"})
+    first, second = classes.overview(code)["tables"]
+    for _ in range(10 - len(first.members())):  # a full table (bots are not a class's, but a full one can be)
+        classes.rooms.act(first.code, first.host, {"action": "add_bot", "strategy": "honest"}, teacher=True)
+    students = [classes.role(code, token)[1] for token in tokens.values()]
+    ann = next(s for s in students if classes.table_of(s) == second.code)
+    before = (classes.load(code), classes.rooms.load(first.code).to_dict(), classes.rooms.load(second.code).to_dict())
+    with pytest.raises(IllegalMove, match="room_full"):
+        classes.act(code, teacher, {"action": "move", "student": ann["id"], "table": first.code})
+    after = (classes.load(code), classes.rooms.load(first.code).to_dict(), classes.rooms.load(second.code).to_dict())
+    assert after == before and classes.table_of(ann) == second.code
+
+
 def test_pooled_statistics_add_every_tables_counts():
     one, two = stats.new_counts(), stats.new_counts()
     stats.count_rolls(one, [{"dice": [3, 1], "value": 31, "announced": 31, "found": True, "public": True}])

@@ -205,6 +205,13 @@ def test_a_room_takes_twenty_watchers_and_refuses_the_next_with_a_reason(app, si
     watchers = [sio(auth={"room": code, "watch": True}) for _ in range(WATCHERS_PER_ROOM)]
     assert all(w.is_connected() for w in watchers)
     assert not sio(auth={"room": code, "watch": True}).is_connected()
+    # The host's own board for the projector still gets in: strangers cannot crowd out the table's screen.
+    host = app.test_client()
+    with host.session_transaction() as session:
+        session["seats"] = [[code, table[1]["token"]]]
+    own = sio(auth={"room": code, "watch": True}, flask_test_client=host)
+    assert own.is_connected()
+    own.disconnect()
     watchers[0].disconnect()
     assert sio(auth={"room": code, "watch": True}).is_connected()  # a place is free again
 

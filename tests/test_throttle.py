@@ -139,6 +139,25 @@ def test_a_guesser_behind_the_same_router_does_not_stop_the_players():
     assert bot.view(code, "forged").status_code == 429
 
 
+def test_over_the_failure_budget_a_browser_still_goes_back_to_its_room_and_a_student_to_their_seat():
+    app = _app(MAXCHEN_LIMIT_FAILURES="3 per minute")
+    browser = app.test_client()
+    code = browser.post("/rooms", data={"name": "Ann"}).headers["Location"].rsplit("/", 1)[1]
+    klass = app.extensions["maxchen.classes"].create("maexchen", 4)["code"]
+    student = app.test_client().post(f"/api/classes/{klass}/students", json={"name": "Zoe"}).json["token"]
+    for n in range(5):
+        browser.get(f"/r/ZZZZ{n}")
+    assert browser.get("/r/ZZZZZ").status_code == 429  # over the budget
+    # The home page's join form with the room's own code (typed in lower case) goes back to the table.
+    back = browser.post("/join", data={"code": code.lower(), "name": "Ann"})
+    assert back.status_code == 303 and back.headers["Location"].endswith(f"/r/{code}")
+    assert browser.post("/join", data={"code": "QQQQQ", "name": "Ann"}).status_code == 429
+    # A student's own token asks where they sit; a guessed one stays blocked.
+    seat = browser.get(f"/api/classes/{klass}/seat", headers={"Authorization": f"Bearer {student}"})
+    assert seat.status_code == 200 and seat.json == {"table": None, "player": None}
+    assert browser.get(f"/api/classes/{klass}/seat", headers={"Authorization": "Bearer guess"}).status_code == 429
+
+
 def test_a_new_socket_of_the_same_seat_starts_no_new_budget():
     app = _app(MAXCHEN_LIMIT_EVENTS="4 per 10 seconds")
     seat = Api(app.test_client()).create("Ann")

@@ -151,7 +151,8 @@ def init_app(app, socketio, rooms, live: Live, class_live: ClassLive) -> None:
                 socket = _socket(auth, seat)
             if socket.kind == "html":
                 join_room(channel(socket.code, socket.lang))
-            rooms.connect(socket)
+            # The board of a browser seated at the table always gets in: strangers cannot crowd it out.
+            rooms.connect(socket, capped=socket.player is not None or socket.code not in browser_seats())
         except IllegalMove as error:
             # The page reads the code in `data` (socket.io's connect_error); `message` is for people.
             refusal = messages.answer(error, _lang(auth))["error"]

@@ -8,6 +8,8 @@ from flask import abort, current_app, make_response, session, url_for
 
 from ..errors import IllegalMove
 from ..rooms import normalize_code
+from ..security import bearer_token
+from ..table import hash_token
 
 SEATS_KEPT = 20  # the newest seats a browser keeps in its cookie: the cookie stays far below 4 KB
 CLASSES_KEPT = 5  # the newest classes a browser keeps
@@ -43,8 +45,20 @@ def browser_classes() -> dict[str, str]:
 
 
 def holds(code: str) -> bool:
-    """This browser holds a seat in room `code` or a place in class `code`."""
-    return code in browser_seats() or code in browser_classes()
+    """This request holds a seat in room `code` or a place in class `code`.
+
+    A bearer token speaks for itself: a seat in the cookie vouches for no guessed token.
+    """
+    token = bearer_token()
+    if token is None:
+        return code in browser_seats() or code in browser_classes()
+    if rooms().store.find_token(hash_token(token)) == code:
+        return True
+    try:
+        current_app.extensions["maxchen.classes"].role(code, token)
+    except IllegalMove:  # no such class, or not its token
+        return False
+    return True
 
 
 def remember(code: str, token: str, name: str) -> None:
