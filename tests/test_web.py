@@ -277,6 +277,34 @@ def test_language_choice_is_remembered(client):
 
 
 @pytest.mark.parametrize(
+    ("shown", "back"),
+    [
+        ("/learn?rules=perudo&games=5&seat=honest&seat=honest", "/learn?rules=perudo&games=5&seat=honest&seat=honest"),
+        ("/rules?lang=en", "/rules"),  # the switch, not the old choice in the address
+        ("/table", "/"),  # a refused form's page: its address opens no page
+        ("/r/ABCDE/join", "/"),
+    ],
+)
+def test_the_language_switch_goes_back_to_the_page_with_its_query(client, shown, back):
+    html = client.get("/").get_data(as_text=True)
+    assert '<input type="hidden" name="next" value="/">' in html
+    assert client.post("/lang", data={"lang": "de", "next": shown}).headers["Location"] == back
+
+
+def test_a_refused_form_keeps_what_was_chosen_and_says_why_in_its_own_card(client):
+    html = client.post("/table", data={"names": "Anna", "rules": "maexchen"}).get_data(as_text=True)
+    card = html[html.index("<h2>One phone</h2>") :]
+    card = card[: card.index("</section>")]
+    assert 'role="alert"' in card and "autofocus" in card and html.count('role="alert"') == 1
+    assert re.search(r'value="maexchen"\s+checked', card) and not re.search(r'value="poschen"\s+checked', card)
+    html = client.post("/table", data={"names": "Anna", "rules": "poschen", "option.lives": "7"}).get_data(as_text=True)
+    assert '<option value="7" selected>' in html
+    html = client.post("/rooms", data={"name": "", "rules": "luegen"}).get_data(as_text=True)
+    create = html[html.index("<h1>New room</h1>") : html.index("</section>", html.index("<h1>New room</h1>"))]
+    assert 'role="alert"' in create and '<option value="luegen" selected>' in create
+
+
+@pytest.mark.parametrize(
     ("lang", "word"), [("en", "Believe or check"), ("de", "Glauben oder aufdecken"), ("ru", "Верить или проверить")]
 )
 def test_rules_page_in_three_languages_with_the_ladder(client, lang, word):
@@ -902,3 +930,22 @@ def test_the_simulator_form_plays_any_rule_set_within_its_own_cap_and_says_so(cl
     assert "of the 10000 games asked for were played" in text
     assert client.get("/learn?rules=skat&games=10&seat=honest&seat=bluffer").status_code == 400
     assert client.get("/learn?games=100001&seat=honest&seat=bluffer").status_code == 400
+
+
+def test_the_simulators_csv_holds_the_games_the_page_shows_even_where_a_run_stops_at_its_time(client, monkeypatch):
+    """A run stopped by its time limit may stop elsewhere when run again: the CSV link gets the page's own games."""
+    import html as markup
+
+    from maxchen import simulate
+    from maxchen.rulesets import REGISTRY
+
+    monkeypatch.setattr(simulate, "ENGINE_SECONDS", 0.05)
+    name = next(name for name, rule_set in REGISTRY.items() if not rule_set.batch)
+    text = client.get(f"/learn?rules={name}&games=1000&seat=honest&seat=bluffer&seat=statistician").get_data(
+        as_text=True
+    )
+    played = int(re.search(r"(\d+) of the 1000 games asked for were played", text)[1])
+    link = markup.unescape(re.search(r'href="(/learn\?[^"]*format=csv[^"]*)"', text)[1])
+    monkeypatch.setattr(simulate, "ENGINE_SECONDS", 0.0)  # a second run now would play a single game
+    rows = list(csv.DictReader(io.StringIO(client.get(link).get_data(as_text=True))))
+    assert {int(r["out_of"]) for r in rows if r["section"] == "wins"} == {played}

@@ -65,7 +65,7 @@ def create():
     try:
         made = classrooms().create(request.form.get("rules") or DEFAULT, forms.number(size))
     except IllegalMove as error:
-        return home(error)
+        return home(error, "class")
     remember_class(made["code"], made["token"])
     return redirect(url_for("classes.desk", code=made["code"]), 303)
 

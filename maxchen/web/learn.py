@@ -4,6 +4,7 @@ import functools
 import io
 import secrets
 import threading
+from collections import OrderedDict
 
 from flask import Blueprint, current_app, make_response, render_template, request, url_for
 from flask_babel import gettext
@@ -21,6 +22,10 @@ bp = Blueprint("learn", __name__)
 
 SEATS_ON_FORM = 6
 _SIMULATING = threading.BoundedSemaphore(1)  # one simulation at a time, whoever asks: a core stays for the tables
+# The last runs, by what they played: the page's CSV link asks for the same games again, and a run that
+# stopped at its time limit might stop elsewhere the second time.
+_RUNS: OrderedDict = OrderedDict()
+RUNS_KEPT = 16
 
 
 def _percent(chance) -> str:
@@ -108,9 +113,11 @@ def _simulated(rules: str, seats: list[str], games: str, seed: str):
         )
     if seed and not (WHOLE.fullmatch(seed) and int(seed) >= 0):
         raise IllegalMove("whole_number", field="seed")
-    run = functools.partial(
-        simulate.simulate, seats, games, int(seed) if seed else secrets.randbelow(10**9), rules_name=rules
-    )
+    seed = int(seed) if seed else secrets.randbelow(10**9)
+    kept = _RUNS.get((rules, tuple(seats), games, seed))
+    if kept is not None:
+        return kept
+    run = functools.partial(simulate.simulate, seats, games, seed, rules_name=rules)
     if not _SIMULATING.acquire(blocking=False):
         raise IllegalMove("rate_limited", seconds=5)
     try:
@@ -121,6 +128,9 @@ def _simulated(rules: str, seats: list[str], games: str, seed: str):
         else:
             result = run()
         result.asked = asked if result.games < asked else None
+        _RUNS[(rules, tuple(seats), result.games, result.seed)] = result
+        while len(_RUNS) > RUNS_KEPT:
+            _RUNS.popitem(last=False)
         return result
     finally:
         _SIMULATING.release()

@@ -53,20 +53,29 @@ def index():
     return home()
 
 
-def home(error: IllegalMove | None = None, **form):
-    """The home page, with what was typed and the error when a form was refused."""
+def home(error: IllegalMove | None = None, at: str | None = None, **form):
+    """The home page; a refused form (`at`: create, join, table or class) keeps what was typed and chosen,
+    with its error in its own card."""
+    chosen = request.form.get("rules") if at == "table" else None
+    chosen = chosen if chosen in SHARED_PHONE else SHARED_DEFAULT
+    shared = {rules: forms.option_fields(rules) for rules in SHARED_PHONE}
+    if at == "table":  # the options as they were sent (a value no field offers is simply not selected)
+        specs, labels, values = shared[chosen]
+        shared[chosen] = specs, labels, {**values, **forms.options(chosen)}
+    sent = request.form.get("rules") if request.method == "POST" else None
     context = {
         "my_rooms": _my_rooms(),
         "name": session.get("name", ""),
         "rulesets": list(RULESETS),
-        "shared_default": SHARED_DEFAULT,
-        "shared_options": {rules: forms.option_fields(rules) for rules in SHARED_PHONE},
+        "shared_default": chosen,
+        "shared_options": shared,
         "default": DEFAULT,
+        "sent_rules": {at: sent} if sent in RULESETS else {},
         "class_sizes": TABLE_SIZES,
         "class_size": DEFAULT_SIZE,
         **form,
     }
-    page = render_template("index.html", error=error and messages.text(error), **context)
+    page = render_template("index.html", error=error and messages.text(error), error_at=at, **context)
     return (page, error.status) if error else page
 
 
@@ -87,7 +96,7 @@ def create():
     try:
         seat = rooms().create(name, request.form.get("rules") or DEFAULT)
     except IllegalMove as error:
-        return home(error, name=shown_name(name))
+        return home(error, "create", name=shown_name(name))
     if request.form.get("bots"):  # "Play against bots": two computer players sit down with you
         for strategy in AGAINST_BOTS:
             rooms().act(seat["code"], seat["player"], {"action": "add_bot", "strategy": strategy})
@@ -105,7 +114,7 @@ def create_table():
         rules = request.form.get("rules") or SHARED_DEFAULT
         seat = rooms().create_shared(names, rules, forms.options(rules))
     except IllegalMove as error:
-        return home(error, names=text)
+        return home(error, "table", names=text)
     remember(seat["code"], seat["token"], session.get("name", ""))
     return redirect(url_for("pages.room", code=seat["code"]), 303)
 
@@ -121,7 +130,7 @@ def join_by_code():
             return redirect(url_for("classes.join", code=normalize_class_code(typed)), 307)
         return _join(normalize_code(typed), name)
     except IllegalMove as error:
-        return home(error, name=shown_name(name), code=typed)
+        return home(error, "join", name=shown_name(name), code=typed)
 
 
 def _join(code, name):
