@@ -100,6 +100,7 @@ class Classrooms:
             "tables": [],
             "seated": False,  # the teacher seated the class: newcomers sit down at once
             "closed": False,  # the teacher closed the class to newcomers
+            "paused": False,  # the teacher paused every table
             "version": 0,
             "touched": self.clock(),
         }
@@ -224,6 +225,8 @@ class Classrooms:
         data["tables"].append(seat["code"])  # a table keeps its number (and its log) when everyone leaves it
         for student in others:
             self.rooms.join(seat["code"], student["name"], student["token_hash"])
+        if data.get("paused"):  # a table opened while the class is paused waits with the others
+            self.rooms.act(seat["code"], seat["player"], {"action": "pause"}, teacher=True)
         return seat["code"]
 
     def _move(self, data, payload):
@@ -269,6 +272,23 @@ class Classrooms:
         if not started:
             raise IllegalMove("nothing_to_start", low=RULESETS[data["rules"]].MIN_PLAYERS)
 
+    def _pause(self, data, payload):
+        """Every table stops where it is: nobody acts until the teacher resumes."""
+        if data.get("paused"):
+            raise IllegalMove("already_paused")
+        data["paused"] = True
+        for table in self._tables(data):
+            self.rooms.act(table.code, table.host, {"action": "pause"}, teacher=True)
+
+    def _resume(self, data, payload):
+        """Every table goes on where it stopped."""
+        if not data.get("paused"):
+            raise IllegalMove("not_paused")
+        data["paused"] = False
+        for table in self._tables(data):
+            if table.paused:
+                self.rooms.act(table.code, table.host, {"action": "resume"}, teacher=True)
+
     _TEACHER_MOVES = {
         "configure": _configure,
         "seat": _seat,
@@ -276,6 +296,8 @@ class Classrooms:
         "remove": _remove,
         "start": _start,
         "close": _close,
+        "pause": _pause,
+        "resume": _resume,
     }
 
     def _unseat(self, student, code) -> None:
@@ -284,7 +306,7 @@ class Classrooms:
         room = self.rooms.load(code)
         seat = next((s for s in room.members() if s.token_hash == student["token_hash"]), None)
         if seat is not None:
-            self.rooms.act(code, seat.id, {"action": "leave"})
+            self.rooms.act(code, seat.id, {"action": "leave"}, teacher=True)  # paused or not: the teacher's move
 
     @staticmethod
     def _student(data, student_id) -> dict:

@@ -104,6 +104,9 @@ REASONS = {
     "class_closed": "not_allowed",
     "closed_flag": "bad_request",
     "class_decides": "not_allowed",
+    "paused": "not_allowed",
+    "already_paused": "not_allowed",
+    "not_paused": "not_allowed",
 }
 
 

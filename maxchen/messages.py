@@ -89,6 +89,9 @@ TEXTS = {
     "class_decides": _l("At a class's table the teacher decides that."),
     "tables_full": _l("This class has opened %(limit)s tables: move students to the ones there are."),
     "nothing_to_start": _l("No table can start now: each needs %(low)s players and no game running."),
+    "paused": _l("Paused by your teacher."),
+    "already_paused": _l("The tables are paused already."),
+    "not_paused": _l("The tables are not paused."),
 }
 
 TEXTS.update(

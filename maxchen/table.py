@@ -85,8 +85,10 @@ class Room:
         counts=None,
         classroom=None,
         games=0,
+        paused=False,
     ):
         self.code = code
+        self.paused = paused  # a class's table its teacher paused: nobody acts until the teacher resumes
         self.classroom = classroom  # the code of the class this room is a table of (maxchen.classroom)
         self.counts = counts or stats.new_counts()  # the rolls and checks of every game here (stats.shown)
         self.games = games  # games started here: the number of the current (or last) one
@@ -162,6 +164,14 @@ class Room:
         try:
             if self.classroom and not teacher and isinstance(payload, dict):
                 self._class_decides(payload, connected)
+            lesson = payload.get("action") if isinstance(payload, dict) else None
+            if isinstance(lesson, str) and lesson in self._LESSON_MOVES:
+                if not (self.classroom and teacher):
+                    raise IllegalMove("not_teacher")
+                self._LESSON_MOVES[lesson](self)
+                return
+            if self.paused and not teacher:
+                raise IllegalMove("paused")
             self._apply(player, payload, connected, dice)
         except IllegalMove as error:
             raise self.named(error) from None
@@ -171,8 +181,20 @@ class Room:
         host may only remove a classmate whose phone went offline mid-game (it must not stop the game)."""
         action = payload.get("action")
         offline = action == "remove" and self.phase == "playing" and payload.get("player") not in connected
-        if action in CLASS_DECIDES and not offline:
+        if isinstance(action, str) and action in CLASS_DECIDES and not offline:
             raise IllegalMove("class_decides")
+
+    def _pause(self) -> None:
+        if self.paused:
+            raise IllegalMove("already_paused")
+        self.paused = True
+
+    def _resume(self) -> None:
+        if not self.paused:
+            raise IllegalMove("not_paused")
+        self.paused = False
+
+    _LESSON_MOVES = {"pause": _pause, "resume": _resume}  # a class's teacher's, for every table at once
 
     def named(self, error: IllegalMove) -> IllegalMove:
         """The refusal with a player id in its `name` param put as the player's name."""
@@ -420,8 +442,9 @@ class Room:
             "phase": self.phase,
             "rules": self.rules,
             "options": dict(self.options) if decides and self.phase != "playing" else None,
-            "allowed": ["start"] if self._may_start(player) else mine.get("allowed", []),
-            "choices": mine.get("choices", []),
+            "allowed": [] if self.paused else ["start"] if self._may_start(player) else mine.get("allowed", []),
+            "choices": [] if self.paused else mine.get("choices", []),
+            "paused": self.paused,
             "dice": mine.get("dice"),
             "cup_size": game.cup_size(you) if game is not None else self.ruleset.DICE,
             "step": turn["step"] if turn and turn["player"] == you else None,
@@ -464,9 +487,13 @@ class Room:
             "dice": None,
             "reveal": None,
             "winner": None,
+            "class_table": self.classroom is not None,
+            "paused": self.paused,
         }
         if game is not None:
             view.update(game.view_for(player))
+        if self.paused:
+            view["allowed"] = []
         return view
 
     def players_view(self, connected: dict) -> list[dict]:
@@ -511,6 +538,7 @@ class Room:
             "since": self.since,
             "counts": self.counts,
             "classroom": self.classroom,
+            "paused": self.paused,
             "games": self.games,
         }
 
@@ -534,6 +562,7 @@ class Room:
             counts=data.get("counts"),
             classroom=data.get("classroom"),
             games=data.get("games", 1 if data["game"] else 0),  # saved before games were numbered
+            paused=data.get("paused", False),
         )
 
 

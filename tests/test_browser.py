@@ -971,6 +971,25 @@ def test_a_class_of_eight_phones_plays_at_two_tables_to_the_end_on_the_class_boa
             assert not any(tool.is_visible() for tool in phone.page.locator(".seat-tools").all())
             assert waiting[phone.locale] in phone.page.inner_text("#controls")
     desk.click("button[data-action=start]")
+    # The teacher pauses the lesson: every phone and the board say so, and no phone offers a move.
+    desk.click("button[data-action=pause]")
+    paused = {
+        "en-US": "Paused by your teacher.",
+        "de-DE": "Pausiert von der Lehrkraft.",
+        "ru-RU": "Учитель поставил игру на паузу.",
+    }
+    for seated in tables.values():
+        for phone in seated:
+            phone.page.wait_for_function(
+                "(text) => document.getElementById('controls').innerText.includes(text)", arg=paused[phone.locale]
+            )
+            assert phone.page.locator("#cup.my-turn, form[data-claim]").count() == 0
+    projector.page.wait_for_function("() => document.querySelectorAll('.class-table .paused').length === 2")
+    desk.wait_for_selector("button[data-action=resume]")
+    assert desk.locator("button[data-action=start], button[data-action=pause]").count() == 0
+    desk.screenshot(path=str(ARTIFACTS / "class-desk-paused.png"))
+    desk.click("button[data-action=resume]")
+    desk.wait_for_selector("button[data-action=pause]")
     play_tables(list(tables.values()))
     # Every table has its winner, on the phones and on the projector; the class's rolls are pooled there.
     for seated in tables.values():

@@ -22,6 +22,17 @@ def enrol(classes, code, count):
     return {f"S{i}": classes.join(code, f"S{i}")["token"] for i in range(1, count + 1)}
 
 
+def seated(classes, count, start=False) -> tuple[str, str, dict]:
+    """A Mäxchen class of `count` students seated at tables of 4 (and started): its code, the teacher's
+    token and the students' tokens."""
+    made = classes.create("maexchen", 4)
+    tokens = enrol(classes, made["code"], count)
+    classes.act(made["code"], made["token"], {"action": "seat"})
+    if start:
+        classes.act(made["code"], made["token"], {"action": "start"})
+    return made["code"], made["token"], tokens
+
+
 @pytest.mark.parametrize(
     ("count", "size", "tables"),
     [
@@ -71,10 +82,7 @@ def test_students_wait_until_the_teacher_seats_them_then_sit_at_even_tables(clas
 
 
 def test_the_teacher_moves_a_student_and_a_mid_game_move_leaves_that_game(classes):
-    made = classes.create("maexchen", 4)
-    code, teacher = made["code"], made["token"]
-    tokens = enrol(classes, code, 8)
-    classes.act(code, teacher, {"action": "seat"})
+    code, teacher, tokens = seated(classes, 8)
     first, second = classes.overview(code)["tables"]
     _, ann = classes.role(code, tokens["S1"])
     classes.act(code, teacher, {"action": "move", "student": ann["id"], "table": second.code})
@@ -146,11 +154,7 @@ def test_configure_reaches_every_table_not_playing_and_remove_frees_the_seat(cla
 
 
 def test_a_change_made_while_a_table_played_reaches_it_at_the_next_start(classes):
-    made = classes.create("maexchen", 4)
-    code, teacher = made["code"], made["token"]
-    enrol(classes, code, 4)
-    classes.act(code, teacher, {"action": "seat"})
-    classes.act(code, teacher, {"action": "start"})
+    code, teacher, _ = seated(classes, 4, start=True)
     classes.act(code, teacher, {"action": "configure", "options": {"rules": "poschen", "lives": 3}})
     (table,) = classes.overview(code)["tables"]
     assert table.rules == "maexchen"  # this game plays on as it began
@@ -164,10 +168,7 @@ def test_a_change_made_while_a_table_played_reaches_it_at_the_next_start(classes
 
 
 def test_a_move_the_other_table_refuses_leaves_the_student_where_they_were(classes):
-    made = classes.create("maexchen", 4)
-    code, teacher = made["code"], made["token"]
-    tokens = enrol(classes, code, 8)
-    classes.act(code, teacher, {"action": "seat"})
+    code, teacher, tokens = seated(classes, 8)
     first, second = classes.overview(code)["tables"]
     for _ in range(10 - len(first.members())):  # a full table (bots are not a class's, but a full one can be)
         classes.rooms.act(first.code, first.host, {"action": "add_bot", "strategy": "honest"}, teacher=True)
@@ -225,3 +226,56 @@ def test_the_teacher_closes_the_class_to_newcomers_and_opens_it_again(classes):
         classes.act(code, teacher, {"action": "close", "closed": "yes"})
     classes.act(code, teacher, {"action": "close", "closed": False})
     assert classes.join(code, "Ann")["token"]
+
+
+def test_the_teacher_pauses_every_table_and_nobody_acts_until_they_resume(classes):
+    code, teacher, _ = seated(classes, 8, start=True)
+    rooms = classes.rooms
+    one = classes.overview(code)["tables"][0]
+    turn = one.game.waiting_for()[0]
+    # The teacher pauses: every table, its phones and its views say so, and offer nothing.
+    classes.act(code, teacher, {"action": "pause"})
+    assert [t.paused for t in classes.overview(code)["tables"]] == [True, True]
+    before = rooms.load(one.code).to_dict()
+    for player, payload in ((turn, {"action": "shake"}), (one.host, {"action": "leave"})):
+        with pytest.raises(IllegalMove, match="paused"):
+            rooms.act(one.code, player, payload)
+    assert rooms.load(one.code).to_dict() == before
+    view, mine = rooms.view(one.code, turn), rooms.load(one.code).private_for(turn)
+    assert view["paused"] and view["class_table"] and view["allowed"] == []
+    assert mine["paused"] and mine["allowed"] == [] and mine["choices"] == []
+    with pytest.raises(IllegalMove, match="already_paused"):
+        classes.act(code, teacher, {"action": "pause"})
+    for action in ("pause", "resume"):  # a student, the host too, never pauses or resumes
+        with pytest.raises(IllegalMove, match="class_decides|not_teacher"):
+            rooms.act(one.code, one.host, {"action": action})
+    # A table opened while paused waits with the others.
+    student = next(s for s in classes.overview(code)["roster"] if s["table"] == 2)
+    classes.act(code, teacher, {"action": "move", "student": student["id"], "table": "new"})
+    assert [t.paused for t in classes.overview(code)["tables"]] == [True, True, True]
+    classes.act(code, teacher, {"action": "resume"})
+    assert [t.paused for t in classes.overview(code)["tables"]] == [False, False, False]
+    rooms.act(one.code, turn, {"action": "shake"})  # the game goes on where it stopped
+    with pytest.raises(IllegalMove, match="not_paused"):
+        classes.act(code, teacher, {"action": "resume"})
+
+
+def test_a_party_room_is_never_paused():
+    from maxchen.rooms import Rooms
+
+    rooms = Rooms()
+    ann = rooms.create("Ann")
+    for action in ("pause", "resume"):
+        with pytest.raises(IllegalMove, match="not_teacher"):
+            rooms.act(ann["code"], ann["player"], {"action": action})
+    assert rooms.view(ann["code"], ann["player"])["paused"] is False
+
+
+@pytest.mark.parametrize("action", [{"a": 1}, ["pause"], None, 7])
+def test_an_action_that_is_no_word_is_refused_at_a_class_table_and_changes_nothing(classes, action):
+    code, _, tokens = seated(classes, 4)
+    (table,) = classes.overview(code)["tables"]
+    before = classes.rooms.load(table.code).to_dict()
+    with pytest.raises(IllegalMove, match="unknown_action"):
+        classes.rooms.act(table.code, table.host, {"action": action})
+    assert classes.rooms.load(table.code).to_dict() == before
