@@ -143,7 +143,7 @@ def wait_turn(phones, timeout=15):
     raise TimeoutError(f"nobody got a turn; the phones show: {shown}")
 
 
-def shake_by_motion(phone):
+def _motion(phone):
     """Synthetic devicemotion: a burst of hard shaking, then stillness."""
     phone.page.evaluate(
         """async () => {
@@ -158,7 +158,7 @@ def shake_by_motion(phone):
     )
 
 
-def shake_by_drag(phone):
+def _drag(phone):
     """Drag the cup quickly back and forth, then let go."""
     box = phone.page.locator("#cup").bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
@@ -170,20 +170,35 @@ def shake_by_drag(phone):
     mouse.up()
 
 
-def shake_by_keys(phone, tries=5):
-    """Keyboard players: the left and right arrow keys in quick turns, then stop; again if the cup did not
-    roll (a busy machine can space the presses further apart than a shake allows: 600 ms)."""
-    for _ in range(tries):
-        phone.page.focus("#cup")
-        for i in range(8):
-            phone.page.keyboard.press("ArrowLeft" if i % 2 else "ArrowRight")
-            time.sleep(0.05)
-        try:  # rolled: the dice lie under the coaster, or the cup is no longer this phone's to shake
-            phone.page.wait_for_selector("#coaster:not([hidden]), #cup:not(.my-turn)", state="attached", timeout=5000)
-            return
-        except sync_api.TimeoutError:
-            continue
-    raise AssertionError("the cup never rolled")
+def _keys(phone):
+    phone.page.focus("#cup")
+    for i in range(8):
+        phone.page.keyboard.press("ArrowLeft" if i % 2 else "ArrowRight")
+        time.sleep(0.05)
+
+
+def until_rolled(shake, tries=5):
+    """A shake, again as a player would while the cup says the shake was too short: a busy machine can
+    space the pulses (keys, drag steps, motion events) further apart than a shake allows."""
+
+    def shaken(phone):
+        for _ in range(tries):
+            shake(phone)
+            try:  # rolled: the dice lie under the coaster, or the cup is no longer this phone's to shake
+                phone.page.wait_for_selector(
+                    "#coaster:not([hidden]), #cup:not(.my-turn)", state="attached", timeout=5000
+                )
+                return
+            except sync_api.TimeoutError:
+                continue
+        raise AssertionError("the cup never rolled")
+
+    return shaken
+
+
+shake_by_keys = until_rolled(_keys)  # keyboard players: the arrow keys in quick turns, then stop
+shake_by_motion = until_rolled(_motion)  # a shaken phone: its motion events
+shake_by_drag = until_rolled(_drag)  # the cup dragged quickly back and forth
 
 
 def peek(phone, others, screenshot=None) -> list[int]:
