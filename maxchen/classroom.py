@@ -274,20 +274,19 @@ class Classrooms:
 
     def _pause(self, data, payload):
         """Every table stops where it is: nobody acts until the teacher resumes."""
-        if data.get("paused"):
-            raise IllegalMove("already_paused")
-        data["paused"] = True
-        for table in self._tables(data):
-            self.rooms.act(table.code, table.host, {"action": "pause"}, teacher=True)
+        self._pausing(data, True)
 
     def _resume(self, data, payload):
         """Every table goes on where it stopped."""
-        if not data.get("paused"):
-            raise IllegalMove("not_paused")
-        data["paused"] = False
+        self._pausing(data, False)
+
+    def _pausing(self, data, paused: bool) -> None:
+        if data.get("paused", False) == paused:
+            raise IllegalMove("already_paused" if paused else "not_paused")
+        data["paused"] = paused
         for table in self._tables(data):
-            if table.paused:
-                self.rooms.act(table.code, table.host, {"action": "resume"}, teacher=True)
+            if table.paused != paused:
+                self.rooms.act(table.code, table.host, {"action": "pause" if paused else "resume"}, teacher=True)
 
     _TEACHER_MOVES = {
         "configure": _configure,

@@ -168,7 +168,7 @@ class Room:
             if isinstance(lesson, str) and lesson in self._LESSON_MOVES:
                 if not (self.classroom and teacher):
                     raise IllegalMove("not_teacher")
-                self._LESSON_MOVES[lesson](self)
+                self._pausing(self._LESSON_MOVES[lesson])
                 return
             if self.paused and not teacher:
                 raise IllegalMove("paused")
@@ -184,17 +184,12 @@ class Room:
         if isinstance(action, str) and action in CLASS_DECIDES and not offline:
             raise IllegalMove("class_decides")
 
-    def _pause(self) -> None:
-        if self.paused:
-            raise IllegalMove("already_paused")
-        self.paused = True
+    def _pausing(self, paused: bool) -> None:
+        if self.paused == paused:
+            raise IllegalMove("already_paused" if paused else "not_paused")
+        self.paused = paused
 
-    def _resume(self) -> None:
-        if not self.paused:
-            raise IllegalMove("not_paused")
-        self.paused = False
-
-    _LESSON_MOVES = {"pause": _pause, "resume": _resume}  # a class's teacher's, for every table at once
+    _LESSON_MOVES = {"pause": True, "resume": False}  # a class's teacher's, for every table at once: paused after
 
     def named(self, error: IllegalMove) -> IllegalMove:
         """The refusal with a player id in its `name` param put as the player's name."""
