@@ -19,7 +19,7 @@ from .locks import Locks, sweep
 from .names import clean_name, looks_like
 from .rooms import CLAIM_SECONDS
 from .rulesets import DEFAULT, RULESETS
-from .table import CODE_ALPHABET, ROOM_TTL, hash_token, new_code, ruleset_name
+from .table import CODE_ALPHABET, COUNTDOWN, ROOM_TTL, hash_token, new_code, ruleset_name
 
 CLASS_CODE_LENGTH = 6  # one longer than a room's: a class code is never read as a room's
 TABLE_SIZES = (4, 5, 6)
@@ -101,6 +101,7 @@ class Classrooms:
             "seated": False,  # the teacher seated the class: newcomers sit down at once
             "closed": False,  # the teacher closed the class to newcomers
             "paused": False,  # the teacher paused every table
+            "ends_at": None,  # the lesson's countdown (epoch seconds): then every table ends after its round
             "version": 0,
             "touched": self.clock(),
         }
@@ -227,6 +228,9 @@ class Classrooms:
             self.rooms.join(seat["code"], student["name"], student["token_hash"])
         if data.get("paused"):  # a table opened while the class is paused waits with the others
             self.rooms.act(seat["code"], seat["player"], {"action": "pause"}, teacher=True)
+        if data.get("ends_at") is not None:  # and keeps the lesson's time
+            countdown = {"action": "countdown", "ends_at": data["ends_at"]}
+            self.rooms.act(seat["code"], seat["player"], countdown, teacher=True)
         return seat["code"]
 
     def _move(self, data, payload):
@@ -262,15 +266,63 @@ class Classrooms:
 
     def _start(self, data, payload):
         """Every table that can starts a game."""
-        started = 0
-        game = RULESETS[data["rules"]]
-        for table in self._tables(data):
-            if table.phase != "playing" and len(table.members()) >= game.MIN_PLAYERS:
-                self._give_game(data, table)  # a change made while it played
-                self.rooms.act(table.code, table.host, {"action": "start"}, teacher=True)
-                started += 1
-        if not started:
+        if not self._startable(data):
             raise IllegalMove("nothing_to_start", low=RULESETS[data["rules"]].MIN_PLAYERS)
+        self._start_all(data)
+
+    def _next(self, data, payload):
+        """Every table's game ends (ranked as it stands) and every table that can starts a new one."""
+        tables = self._tables(data)
+        if not any(t.phase == "playing" for t in tables) and not self._startable(data):
+            raise IllegalMove("nothing_to_start", low=RULESETS[data["rules"]].MIN_PLAYERS)
+        self._stop_all(tables)
+        self._start_all(data)
+
+    def _stop(self, data, payload):
+        """Every table's game ends now, ranked as it stands (docs/rules.md §7); the countdown goes."""
+        tables = self._tables(data)
+        if not any(t.phase == "playing" for t in tables):
+            raise IllegalMove("nothing_to_stop")
+        self._stop_all(tables)
+        self._counting(data, None)
+
+    def _countdown(self, data, payload):
+        """In `seconds` every table ends its game after its round (0: the countdown goes)."""
+        seconds = payload.get("seconds")
+        if seconds == 0:
+            if data.get("ends_at") is None:
+                raise IllegalMove("no_countdown")
+            self._counting(data, None)
+            return
+        if type(seconds) is not int or not COUNTDOWN[0] <= seconds <= COUNTDOWN[1]:
+            raise IllegalMove("countdown_seconds", low=COUNTDOWN[0], high=COUNTDOWN[1])
+        if not any(t.phase == "playing" for t in self._tables(data)):
+            raise IllegalMove("nothing_to_stop")
+        self._counting(data, self.clock() + seconds)
+
+    def _counting(self, data, ends_at) -> None:
+        data["ends_at"] = ends_at
+        for table in self._tables(data):
+            if table.ends_at != ends_at:
+                self.rooms.act(table.code, table.host, {"action": "countdown", "ends_at": ends_at}, teacher=True)
+
+    def _startable(self, data, tables=None) -> list:
+        """The tables with no game running and players enough for the class's game."""
+        low = RULESETS[data["rules"]].MIN_PLAYERS
+        tables = self._tables(data) if tables is None else tables
+        return [t for t in tables if t.phase != "playing" and len(t.members()) >= low]
+
+    def _start_all(self, data) -> None:
+        if data.get("ends_at") is not None and data["ends_at"] <= self.clock():
+            self._counting(data, None)  # the time is up: new games are not ended after their first round
+        for table in self._startable(data):
+            self._give_game(data, table)  # a change made while it played
+            self.rooms.act(table.code, table.host, {"action": "start"}, teacher=True)
+
+    def _stop_all(self, tables) -> None:
+        for table in tables:
+            if table.phase == "playing":
+                self.rooms.act(table.code, table.host, {"action": "stop"}, teacher=True)
 
     def _pause(self, data, payload):
         """Every table stops where it is: nobody acts until the teacher resumes."""
@@ -294,6 +346,9 @@ class Classrooms:
         "move": _move,
         "remove": _remove,
         "start": _start,
+        "next": _next,
+        "stop": _stop,
+        "countdown": _countdown,
         "close": _close,
         "pause": _pause,
         "resume": _resume,
@@ -341,7 +396,16 @@ class Classrooms:
                     where[seat.token_hash] = numbers[room.code]
         students = [{"id": s["id"], "name": s["name"], "table": where.get(s["token_hash"])} for s in data["students"]]
         waiting = [s for s in students if not s["table"]]
-        return {**data, "tables": tables, "numbers": numbers, "roster": students, "waiting": waiting}
+        return {
+            **data,
+            "tables": tables,
+            "numbers": numbers,
+            "roster": students,
+            "waiting": waiting,
+            "playing": [t for t in tables if t.phase == "playing"],
+            "startable": self._startable(data, tables),
+            "played": any(t.games for t in tables),  # a game was started at some table
+        }
 
     def pooled(self, tables) -> dict:
         """The statistics of every table together, as the tables may see them."""

@@ -107,6 +107,9 @@ REASONS = {
     "paused": "not_allowed",
     "already_paused": "not_allowed",
     "not_paused": "not_allowed",
+    "nothing_to_stop": "not_allowed",
+    "no_countdown": "not_allowed",
+    "countdown_seconds": "bad_value",
 }
 
 

@@ -123,9 +123,12 @@ def _wrap(area: str, inner: str, version: int, seq: int | None = None) -> str:
 
 
 def standings(view: dict) -> list[dict]:
-    """Who played the game, best first (the game's ranking; a seat taken after it is not in it)."""
+    """Who played the game, best first, each with their place (the game's ranking; a seat taken after it is
+    not in it)."""
     seats = {p["id"]: p for p in view["players"]}
-    return [seats[player] for player in view.get("ranking") or () if player in seats]
+    places = view.get("places") or range(1, len(view.get("ranking") or ()) + 1)  # a game ended early: ties
+    ranking = zip(view.get("ranking") or (), places, strict=False)
+    return [{**seats[player], "place": place} for player, place in ranking if player in seats]
 
 
 def render_public(view: dict, lang: str | None = None, areas=PUBLIC_AREAS) -> dict[str, str]:
@@ -193,7 +196,8 @@ WATCHERS_PER_CLASS = 20  # pages of a class that are not its teacher's or studen
 
 
 def class_parts(overview: dict, classrooms, lang: str | None = None) -> dict[str, str]:
-    """The class board's areas (inner HTML): every table at a glance (its public parts), the pooled statistics."""
+    """The class board's areas (inner HTML): who joined, every table at a glance (its public parts), the
+    pooled statistics."""
     lang = _lang(lang)
     tables = []
     for room in overview["tables"]:
@@ -206,11 +210,18 @@ def class_parts(overview: dict, classrooms, lang: str | None = None) -> dict[str
             parts["reveal"] = _render(f"{REGISTRY[view['rules']].templates}/reveal.html", own)
         tables.append({"number": number, "code": room.code, "view": view, "parts": parts})
     context = {**_context(overview["code"], overview["rules"], {}, lang), "overview": overview, "tables": tables}
-    pooled = {**context, "counts": classrooms.pooled(overview["tables"]), "value_name": str, "whole_class": True}
     return {
+        "joined": _render("partials/class_joined.html", context),
         "tables": _render("partials/class_tables.html", context),
-        BOARD_AREA: _render("partials/stats.html", pooled),
+        BOARD_AREA: class_stats(overview, classrooms, lang),
     }
+
+
+def class_stats(overview: dict, classrooms, lang: str | None = None, full: bool = False) -> Markup:
+    """The statistics of a whole class (inner HTML): every table pooled, as the tables may see them."""
+    context = _context(overview["code"], overview["rules"], {}, _lang(lang))
+    pooled = {**context, "counts": classrooms.pooled(overview["tables"]), "value_name": str, "whole_class": True}
+    return Markup(_render("partials/stats.html", {**pooled, "full": full}))  # noqa: S704 - autoescaped
 
 
 def wrap_class_parts(parts: dict[str, str]) -> str:

@@ -92,6 +92,9 @@ TEXTS = {
     "paused": _l("Paused by your teacher."),
     "already_paused": _l("The tables are paused already."),
     "not_paused": _l("The tables are not paused."),
+    "nothing_to_stop": _l("No table is playing a game."),
+    "no_countdown": _l("No countdown is running."),
+    "countdown_seconds": _l("A countdown runs from %(low)s to %(high)s seconds."),
 }
 
 TEXTS.update(

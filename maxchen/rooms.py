@@ -242,7 +242,7 @@ class Rooms:
             if removal and (teacher or player == room.host) and payload.get("player") != player:
                 self._after_grace(room, payload.get("player"))
             connected = self.connected(room.code)
-            room.apply(player, payload, connected, self.dice, teacher)
+            room.apply(player, payload, connected, self.dice, teacher, now=self.clock())
             self._commit(room, before)  # which ends every shake and peek
             return room.view_for(player, dict.fromkeys(connected)) if room.seat(player) else None
 

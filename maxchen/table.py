@@ -7,6 +7,7 @@ remove, leave, uncover); turn actions go to the rule set's `Game`. Its views:
 """
 
 import hashlib
+import math
 import secrets
 from dataclasses import dataclass
 
@@ -25,6 +26,8 @@ ROOM_TTL = 6 * 3600
 # Computer players take these names (mathematicians of chance), the first one free.
 # At a class's table these are the teacher's (from the desk), not the student host's.
 CLASS_DECIDES = frozenset(("start", "configure", "seat", "remove", "add_bot"))
+RESULTS_KEPT = 100  # games whose result a room keeps
+COUNTDOWN = (5, 90 * 60)  # the seconds a class's countdown may run: its lowest and highest
 BOT_NAMES = ("Ada", "Blaise", "Carl", "Emmy", "Pierre", "Grace", "Kurt", "Sofia", "Alan", "Hypatia")
 
 
@@ -86,9 +89,17 @@ class Room:
         classroom=None,
         games=0,
         paused=False,
+        ends_at=None,
+        ended=None,
+        results=None,
+        places=None,
     ):
         self.code = code
         self.paused = paused  # a class's table its teacher paused: nobody acts until the teacher resumes
+        self.ends_at = ends_at  # a class's countdown (epoch seconds): after it, the game ends with its round
+        self.ended = ended  # why the last game ended early: "teacher" (stopped) or "time" (the countdown)
+        self.results: list[dict] = results or []  # each game's result, oldest first (the last `RESULTS_KEPT`)
+        self.places = places  # the ranking's places when the last game ended early (equal standings tie)
         self.classroom = classroom  # the code of the class this room is a table of (maxchen.classroom)
         self.counts = counts or stats.new_counts()  # the rolls and checks of every game here (stats.shown)
         self.games = games  # games started here: the number of the current (or last) one
@@ -158,9 +169,9 @@ class Room:
 
     # --- actions ----------------------------------------------------------
 
-    def apply(self, player: str, payload, connected: set, dice, teacher: bool = False) -> None:
-        """One action by `player` (for a class's table: by its `teacher` through its host); IllegalMove
-        leaves the room as it was."""
+    def apply(self, player: str, payload, connected: set, dice, teacher: bool = False, now=None) -> None:
+        """One action by `player` (for a class's table: by its `teacher` through its host) at time `now`
+        (for a class's countdown); IllegalMove leaves the room as it was."""
         try:
             if self.classroom and not teacher and isinstance(payload, dict):
                 self._class_decides(payload, connected)
@@ -168,11 +179,15 @@ class Room:
             if isinstance(lesson, str) and lesson in self._LESSON_MOVES:
                 if not (self.classroom and teacher):
                     raise IllegalMove("not_teacher")
-                self._pausing(self._LESSON_MOVES[lesson])
+                self._LESSON_MOVES[lesson](self, payload)
                 return
             if self.paused and not teacher:
                 raise IllegalMove("paused")
+            round_before = self.game.round if self.phase == "playing" else None
             self._apply(player, payload, connected, dice)
+            time_up = self.ends_at is not None and now is not None and now >= self.ends_at
+            if time_up and self.phase == "playing" and self.game.round != round_before:
+                self._end("time")  # docs/rules.md §7: at zero a table plays its round to the end, then stops
         except IllegalMove as error:
             raise self.named(error) from None
 
@@ -184,12 +199,58 @@ class Room:
         if isinstance(action, str) and action in CLASS_DECIDES and not offline:
             raise IllegalMove("class_decides")
 
+    # --- a class's teacher's moves, for every table at once (maxchen.classroom) --------
+
+    def _pause(self, payload):
+        self._pausing(True)
+
+    def _resume(self, payload):
+        self._pausing(False)
+
     def _pausing(self, paused: bool) -> None:
         if self.paused == paused:
             raise IllegalMove("already_paused" if paused else "not_paused")
         self.paused = paused
 
-    _LESSON_MOVES = {"pause": True, "resume": False}  # a class's teacher's, for every table at once: paused after
+    def _stop(self, payload):
+        """The game ends now, ranked as it stands (docs/rules.md §7)."""
+        if self.phase != "playing":
+            raise IllegalMove("no_game")
+        self._end("teacher")
+
+    def _countdown(self, payload):
+        """The countdown's end (`ends_at`, epoch seconds), or none."""
+        ends_at = payload.get("ends_at")
+        if ends_at is not None and (type(ends_at) not in (int, float) or not math.isfinite(ends_at)):
+            raise IllegalMove("countdown_seconds", low=COUNTDOWN[0], high=COUNTDOWN[1])
+        self.ends_at = ends_at
+
+    def _end(self, why: str) -> None:
+        still_in = set(self.game.active())
+        self.game.end_now()
+        self.ended = why
+        self._over(still_in)
+        self.holder = None
+
+    def _over(self, still_in=frozenset()) -> None:
+        """The game has its result: the table keeps it, with the names (a class's summary shows them).
+
+        A game ended early ranks the players `still_in` with equal standings in one place: a tie.
+        """
+        self.phase = "over"
+        ranking = self.game.view_for(None).get("ranking") or []
+        places = list(range(1, len(ranking) + 1))
+        key = self.game.standing_key
+        for i in range(1, len(ranking)):
+            if {ranking[i], ranking[i - 1]} <= still_in and key(ranking[i]) == key(ranking[i - 1]):
+                places[i] = places[i - 1]
+        self.places = places if self.ended else None
+        names = {s.id: s.name for s in self.seats}
+        result = {"game": self.games, "ranking": [names.get(p) for p in ranking], "rounds": self.game.round}
+        self.results.append({**result, "places": places, "ended": self.ended})
+        del self.results[:-RESULTS_KEPT]
+
+    _LESSON_MOVES = {"pause": _pause, "resume": _resume, "stop": _stop, "countdown": _countdown}
 
     def named(self, error: IllegalMove) -> IllegalMove:
         """The refusal with a player id in its `name` param put as the player's name."""
@@ -218,7 +279,7 @@ class Room:
             round_before = self.game.round
             self.game.apply(player, action, payload)
             if self.game.over:
-                self.phase = "over"
+                self._over()
             if self.holder not in self.game.waiting_for() or self.game.round != round_before:
                 # The cover goes up: pass the phone on, or show the table the reveal.
                 self.holder = None
@@ -241,6 +302,7 @@ class Room:
             raise IllegalMove("too_few", game=self.ruleset.TITLE, low=self.ruleset.MIN_PLAYERS)
         self.game = self.ruleset([s.id for s in members], self.options, dice)
         self.games += 1
+        self.ended = self.places = None
         self.seats = members
         for seat in members:
             seat.waiting = False
@@ -335,8 +397,8 @@ class Room:
         in_game = self.game is not None and seat.id in self.game.players
         if in_game:
             self.game.remove(seat.id)
-            if self.game.over:
-                self.phase = "over"
+            if self.game.over and self.phase == "playing":
+                self._over()
             seat.left = True
             seat.token_hash = None
         else:
@@ -484,6 +546,9 @@ class Room:
             "winner": None,
             "class_table": self.classroom is not None,
             "paused": self.paused,
+            "ends_at": self.ends_at,
+            "ended": self.ended,
+            "places": self.places,
         }
         if game is not None:
             view.update(game.view_for(player))
@@ -534,6 +599,10 @@ class Room:
             "counts": self.counts,
             "classroom": self.classroom,
             "paused": self.paused,
+            "ends_at": self.ends_at,
+            "ended": self.ended,
+            "results": self.results,
+            "places": self.places,
             "games": self.games,
         }
 
@@ -558,6 +627,10 @@ class Room:
             classroom=data.get("classroom"),
             games=data.get("games", 1 if data["game"] else 0),  # saved before games were numbered
             paused=data.get("paused", False),
+            ends_at=data.get("ends_at"),
+            ended=data.get("ended"),
+            results=data.get("results"),
+            places=data.get("places"),
         )
 
 

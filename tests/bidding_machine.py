@@ -33,6 +33,20 @@ class BiddingMachine(RuleBasedStateMachine):
         if not self.game.over and index < len(self.players):
             self.game.remove(self.players[index])
 
+    @rule()
+    def teacher_stops(self):
+        """docs/rules.md §7: the game ends now, its round void; nobody gains or loses a die or a mat."""
+        if self.game.over:
+            return
+        before = {p: self.game.player_fields(p) for p in self.players}
+        self.game.end_now()
+        assert self.game.over and self.game.allowed(self.players[0]) == []
+        keep = ("mats", "dice")
+        assert all(
+            {k: before[p].get(k) for k in keep} == {k: self.game.player_fields(p).get(k) for k in keep}
+            for p in self.players
+        )
+
     @invariant()
     def nobody_sees_another_cup(self):
         for player in self.players:

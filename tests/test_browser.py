@@ -930,9 +930,11 @@ def test_a_newcomer_plays_against_bots_from_the_home_page_to_the_end(browser):
         server.stop()
 
 
-def test_a_class_of_eight_phones_plays_at_two_tables_to_the_end_on_the_class_board(browser, server):
-    """A teacher's laptop, a projector and eight phones: join, seat, play every table to its end."""
+def test_a_lesson_of_twelve_phones_from_the_join_screen_to_its_summary(browser, server):
+    """A teacher's laptop, a projector at 1280×720 and twelve phones in three languages: the join screen,
+    seating, start, pause and resume, a countdown that ends every table, the lesson's summary."""
     desk = browser.new_context(viewport={"width": 1280, "height": 800}, locale="de-DE").new_page()
+    desk.on("dialog", lambda dialog: dialog.accept())  # "End every game now?" and the like
     desk.goto(server.url + "/")
     teach = "form[action='/classes']"
     desk.select_option(f"{teach} select[name=rules]", "poschen")
@@ -940,20 +942,23 @@ def test_a_class_of_eight_phones_plays_at_two_tables_to_the_end_on_the_class_boa
     desk.click(f"{teach} button[type=submit]")
     code = desk.inner_text(".big-code").strip()
     assert re.fullmatch(r"[A-HJKMNP-Z2-9]{6}", code)
-    desk.select_option("#roster select[name='option.lives']", "3")  # short games
-    desk.wait_for_function("() => document.querySelector(\"#roster select[name='option.lives']\").value === '3'")
-    projector = Phone(browser, server.url, "en-US", frames=False)
-    projector.context.close()
-    projector.context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en-US")
-    projector.page = projector.context.new_page()
-    projector.page.on("pageerror", lambda error: projector.errors.append(str(error)))
-    projector.page.goto(f"{server.url}/c/{code}/board")
+    # One tap from the desk: the join screen for the projector, the QR code filling it.
+    with desk.context.expect_page() as opened:
+        desk.click("a[data-open=join-screen]")
+    projector = opened.value
+    projector.set_viewport_size({"width": 1280, "height": 720})
+    board_errors: list[str] = []
+    projector.on("pageerror", lambda error: board_errors.append(str(error)))
+    projector.wait_for_selector("body[data-show=join]")
+    qr = projector.locator(".share .qr svg").bounding_box()
+    assert qr["height"] >= 0.6 * 720 and qr["y"] + qr["height"] <= 720, qr
+    assert look.problems(projector) == [], look.problems(projector)
 
-    names = ["Ann", "Ben", "Cem", "Dora", "Eli", "Fay", "Gus", XSS_NAME]
-    # Eight phones on one machine: their owners asked for less motion (the reveal is shorter, dice lie still).
+    names = ["Ann", "Ben", "Cem", "Dora", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jun", "Kim", XSS_NAME]
+    # Twelve phones on one machine: their owners asked for less motion (the reveal is shorter, dice lie still).
     locales = ("en-US", "de-DE", "ru-RU")
     phones = [Phone(browser, server.url, locales[i % 3], reduced=True, frames=False) for i in range(len(names))]
-    # They all open the QR code's link at once, type their names and join.
+    # They all open the QR code's link at once, type their names and join; the join screen names them live.
     for phone in phones:
         phone.page.goto(f"{server.url}/c/{code.lower()}", wait_until="commit")
     for phone, name in zip(phones, names, strict=True):
@@ -961,19 +966,24 @@ def test_a_class_of_eight_phones_plays_at_two_tables_to_the_end_on_the_class_boa
         phone.page.click("main form button[type=submit]", no_wait_after=True)
     for phone in phones:
         phone.page.wait_for_selector(".waiting-card")
-    projector.page.wait_for_function("() => /8 students are here/.test(document.body.innerText)")
+    projector.wait_for_function("() => document.querySelectorAll('#joined .joined-names li').length === 12")
+    assert "12 Schüler sind da." in projector.inner_text("#joined")  # opened from the desk: in its language
+    assert projector.locator("#joined img").count() == 0  # the name that looks like markup stays text
+    projector.screenshot(path=str(ARTIFACTS / "class-join-screen.png"))
     desk.wait_for_selector("button[data-action=seat]")
-    desk.wait_for_function("() => document.querySelector('#roster .count').textContent.trim() === '8'")
+    desk.wait_for_function("() => document.querySelector('#roster .count').textContent.trim() === '12'")
     desk.click("button[data-action=seat]")
     tables: dict[str, list[Phone]] = {}
     for phone in phones:  # each waiting page goes to its table by itself
         phone.page.wait_for_url(re.compile(r"/r/[A-Z2-9]{5}$"))
         phone.page.wait_for_function("() => document.querySelectorAll('.lobby-list .player').length === 4")
         tables.setdefault(phone.page.url.rsplit("/", 1)[1], []).append(phone)
-    assert sorted(map(len, tables.values())) == [4, 4]
-    assert projector.page.locator("svg[onload]").count() == 0
-    projector.page.wait_for_function("() => document.querySelectorAll('.class-table').length === 2")
-    desk.wait_for_selector(".table-card >> nth=1")
+    assert sorted(map(len, tables.values())) == [4, 4, 4]
+    projector.click(".board-switch a >> nth=0")  # everything: the tables and the statistics
+    projector.wait_for_function("() => document.querySelectorAll('.class-table').length === 3")
+    assert projector.locator("svg[onload]").count() == 0
+    desk.wait_for_selector(".table-card >> nth=2")
+    assert desk.locator("button[data-action]").evaluate_all("bs => bs.map(b => b.dataset.action)") == ["start", "close"]
     desk.screenshot(path=str(ARTIFACTS / "class-desk.png"))
     assert look.problems(desk) == [], look.problems(desk)
 
@@ -986,6 +996,7 @@ def test_a_class_of_eight_phones_plays_at_two_tables_to_the_end_on_the_class_boa
             assert not any(tool.is_visible() for tool in phone.page.locator(".seat-tools").all())
             assert waiting[phone.locale] in phone.page.inner_text("#controls")
     desk.click("button[data-action=start]")
+    desk.wait_for_selector("button[data-action=stop]")
     # The teacher pauses the lesson: every phone and the board say so, and no phone offers a move.
     desk.click("button[data-action=pause]")
     paused = {
@@ -999,24 +1010,68 @@ def test_a_class_of_eight_phones_plays_at_two_tables_to_the_end_on_the_class_boa
                 "(text) => document.getElementById('controls').innerText.includes(text)", arg=paused[phone.locale]
             )
             assert phone.page.locator("#cup.my-turn, form[data-claim]").count() == 0
-    projector.page.wait_for_function("() => document.querySelectorAll('.class-table .paused').length === 2")
+    projector.wait_for_selector("#tables > .paused")
     desk.wait_for_selector("button[data-action=resume]")
-    assert desk.locator("button[data-action=start], button[data-action=pause]").count() == 0
+    assert desk.locator(".lesson button[data-action]").count() == 1  # only Resume applies now
     desk.screenshot(path=str(ARTIFACTS / "class-desk-paused.png"))
     desk.click("button[data-action=resume]")
     desk.wait_for_selector("button[data-action=pause]")
+    # The countdown: the desk offers minutes; 5 s (the least the server takes) keeps the test short, sent
+    # as the desk's form sends it.
+    desk.wait_for_selector("button[data-action=countdown]")
+    sent = desk.evaluate(
+        """(url) => fetch(url, {method: "POST", headers: {"HX-Request": "true"},
+                                body: new URLSearchParams({action: "countdown", seconds: "5"})}).then(r => r.status)""",
+        f"/c/{code}/act",
+    )
+    assert sent == 200
+    desk.wait_for_selector("button[data-action=no-countdown]")
+    up = {
+        "en-US": "Time is up: each table ends with this round.",
+        "de-DE": "Die Zeit ist um: Jeder Tisch endet mit dieser Runde.",
+        "ru-RU": "Время вышло: каждый стол заканчивает этим раундом.",
+    }
+    for seated in tables.values():  # each phone's clock runs down to zero by itself
+        for phone in seated:
+            phone.page.wait_for_function("(text) => document.body.innerText.includes(text)", arg=up[phone.locale])
+    projector.wait_for_function("() => /Zeit ist um/.test(document.querySelector('#tables .countdown').innerText)")
+    # Each table plays its round to the end; then its game ends, ranked as it stands.
     play_tables(list(tables.values()))
-    # Every table has its winner, on the phones and on the projector; the class's rolls are pooled there.
+    ended = {
+        "en-US": "Time is up: the game ended with its round.",
+        "de-DE": "Die Zeit ist um: Das Spiel endete mit seiner Runde.",
+        "ru-RU": "Время вышло: игра закончилась вместе с раундом.",
+    }
     for seated in tables.values():
         for phone in seated:
             phone.page.wait_for_selector(".standings li >> nth=3")
-    projector.page.wait_for_function("() => document.querySelectorAll('.class-table .result').length === 2")
-    projector.page.wait_for_selector("#stats .chart")
-    assert FACE_OF.findall(projector.page.inner_html("#stats")) == []
-    assert projector.page.evaluate(LABEL_CLASHES) == []  # no count label on a marker or an axis label
-    projector.shot("class-board")
+            assert ended[phone.locale] in phone.page.inner_text("#table")
+    projector.wait_for_function("() => document.querySelectorAll('.class-table .result').length === 3")
+    projector.wait_for_selector("#stats .chart")
+    assert FACE_OF.findall(projector.inner_html("#stats")) == []
+    assert projector.evaluate(LABEL_CLASHES) == []  # no count label on a marker or an axis label
+    projector.screenshot(path=str(ARTIFACTS / "class-board.png"))
+    assert look.problems(projector) == [], look.problems(projector)
     phones[0].shot("class-phone-over")
-    assert [phone.errors for phone in [*phones, projector] if phone.errors] == []
+    desk.wait_for_function("() => document.querySelectorAll('.table-card .progress[data-phase=over]').length === 3")
+    assert "Zeit um" in desk.inner_text(".table-card .progress >> nth=0")
+
+    # The lesson's summary: every table's game with its ranking, the statistics, made to print.
+    with desk.context.expect_page() as opened:
+        desk.click(f"a[href='/c/{code}/summary']")
+    summary = opened.value
+    summary.wait_for_selector(".summary-stats .chart")
+    assert summary.locator(".summary-games li").count() == 3
+    assert summary.locator(".summary-games .ranking bdi").count() == 12
+    assert " ".join(summary.locator(".summary-games").all_inner_texts()).count("vom Countdown beendet") == 3
+    summary.emulate_media(media="print")
+    paper = summary.evaluate(
+        "() => [getComputedStyle(document.body).backgroundColor, "
+        "getComputedStyle(document.querySelector('.bar')).display]"
+    )
+    assert paper == ["rgb(255, 255, 255)", "none"]
+    summary.screenshot(path=str(ARTIFACTS / "class-summary-print.png"), full_page=True)
+    assert [phone.errors for phone in phones if phone.errors] == [] and board_errors == []
 
 
 FACE_OF = re.compile(r'class="die face-\d"')

@@ -58,6 +58,15 @@ def machine_for(game_class):
             player = PLAYERS[index % len(self.game.players)]
             self.game.remove(player)
 
+        @precondition(lambda self: not self.game.over)
+        @rule()
+        def teacher_stops(self):
+            """docs/rules.md §7: the game ends now; the standings stay, the winner is the best still in."""
+            still_in = {p: self.game.player_fields(p) for p in self.game.active()}
+            self.game.end_now()
+            assert self.game.over and self.game.winner in still_in
+            assert all(self.game.player_fields(p) | {"out": False} == f for p, f in still_in.items())
+
         @invariant()
         def scores_move_one_way(self):
             now = self._scores()

@@ -190,6 +190,10 @@ class BiddingGame(Game):
         self._reopened()
         self.voided = {"player": player, "round": self.round}
 
+    def _void_round(self) -> None:
+        self._log_cups()
+        self.cups, self.seals = {}, {}
+
     def _gone(self, player) -> None:
         """A player who left is out of the turns (`left` already holds them)."""
 

@@ -71,6 +71,7 @@ class Game:
         self.reveal = None
         self.tally = self.new_tally()
         self.voided = None  # {"player", "round"}: who left mid-round, and the round that started again
+        self.final = None  # the ranking of a game ended early (`end_now`), best first
 
     @staticmethod
     def new_tally() -> dict:
@@ -153,6 +154,26 @@ class Game:
         """`player` leaves for good (docs/rules.md §5)."""
         raise NotImplementedError
 
+    def end_now(self) -> None:
+        """The game ends at once, ranked by the standings as they are (a class's teacher stops it, or the
+        lesson's time is up). The round in play is void: its cups leave the table unseen (docs/rules.md §7)."""
+        if self.over:
+            return
+        self._void_round()
+        self._ranked(sorted(self.active(), key=self.standing_key))  # equals keep their seating order
+
+    def _void_round(self) -> None:
+        """The round's cups leave the table unseen (logged as `void`)."""
+        raise NotImplementedError
+
+    def standing_key(self, player: str):
+        """A player's standing as a sort key: lower is better."""
+        raise NotImplementedError
+
+    def _ranked(self, best_first: list[str]) -> None:
+        """End the game with those still in ranked best first (`final`); nobody is put out by it."""
+        raise NotImplementedError
+
     def player_fields(self, player: str) -> dict:
         """What everyone sees of one player's standing."""
         raise NotImplementedError
@@ -204,7 +225,7 @@ class Game:
     _STATE: tuple[str, ...] = ()  # the attributes that make up a game's state
     # State that games saved before it existed start fresh without (an upgrade loses no room):
     # name -> its fresh value (the tally's is `new_tally()`).
-    _LATER: dict = {"tally": None, "voided": None}
+    _LATER: dict = {"tally": None, "voided": None, "final": None}
 
     def to_dict(self, copy_state=True) -> dict:
         """The whole state as plain data, hidden dice included.

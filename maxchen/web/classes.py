@@ -13,9 +13,9 @@ from .. import messages
 from ..budgets import CLASS_JOINS, DOWNLOADS, PAGES, ROOMS, limited
 from ..classroom import DEFAULT_SIZE, TABLE_SIZES, normalize_class_code
 from ..errors import IllegalMove
-from ..live import wrap_class_parts
+from ..live import class_stats, standings, wrap_class_parts
 from ..names import shown_name
-from ..rulesets import DEFAULT, RULESETS
+from ..rulesets import DEFAULT, REGISTRY, RULESETS
 from . import forms
 from .boards import log_csv, running_game
 from .errors import refusal
@@ -145,7 +145,24 @@ def board(code):
     drawn = current_app.extensions["maxchen.class_live"].parts(overview, str(get_locale()))
     # Rendered with autoescape: user text in them is escaped already.
     parts = {area: Markup(wrap_class_parts({area: html})) for area, html in drawn.items()}  # noqa: S704
-    return render_template("class_board.html", code=code, overview=overview, parts=parts, **share("c/" + code))
+    show = request.args.get("show")
+    show = show if show in BOARD_SHOWS else "all"
+    return render_template(
+        "class_board.html", code=code, overview=overview, parts=parts, show=show, **share("c/" + code)
+    )
+
+
+BOARD_SHOWS = ("join", "tables", "stats")  # the class board shows one of them, big, or everything
+
+
+@bp.get("/c/<code>/summary")
+@limited(PAGES)
+def summary(code):
+    """The lesson's summary: each table's games and results, the statistics pooled; made to print."""
+    code = _class_or_404(code)
+    overview = classrooms().overview(code)
+    stats_html = class_stats(overview, classrooms(), str(get_locale()), full=True)
+    return render_template("class_summary.html", code=code, overview=overview, stats_html=stats_html)
 
 
 @bp.get("/c/<code>/stats.csv")
@@ -166,6 +183,22 @@ def stats_csv(code):
     return log_csv(logs, code, names, tables=True)
 
 
+COUNTDOWNS = (60, 120, 180, 300, 600, 900, 1200, 1800)  # the desk's choices, in seconds
+
+
+def _progress(table) -> dict:
+    """How a table is doing, for the desk: its public view, each seat by name, whom the game waits for."""
+    view = table.public_view(classrooms().rooms.connected(table.code))
+    waiting = table.game.waiting_for() if table.phase == "playing" else []
+    return {
+        "view": view,
+        "seats": {p["name"]: p for p in view["players"]},
+        "waiting": ", ".join(messages.isolate(p["name"]) for p in view["players"] if p["id"] in waiting),
+        "templates": REGISTRY[table.rules].templates,
+        "standings": standings(view) if table.phase == "over" else [],
+    }
+
+
 def _desk(code: str) -> dict:
     """What the teacher's desk shows: the class, its tables, who waits, the game's settings."""
     overview = classrooms().overview(code)
@@ -173,6 +206,8 @@ def _desk(code: str) -> dict:
     return {
         "code": code,
         "overview": overview,
+        "progress": {table.code: _progress(table) for table in overview["tables"]},
+        "countdowns": COUNTDOWNS,
         "sizes": TABLE_SIZES,
         "rulesets": list(RULESETS),
         "option_specs": specs,

@@ -38,8 +38,9 @@ def class_action() -> dict:
     payload = {"action": form.get("action")} | _texts(CLASS_TEXT_FIELDS)
     if "closed" in form:
         payload["closed"] = form["closed"] == "1"
-    if "size" in form:
-        payload["size"] = number(form["size"])
+    for field in ("size", "seconds"):
+        if field in form:
+            payload[field] = number(form[field])
     return payload | _rules()
 
 

@@ -6,6 +6,7 @@ from `view_for` (its seat: `seats.py`).
 
 import contextlib
 import json
+import time
 
 from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
 from flask_babel import get_locale
@@ -43,7 +44,13 @@ bp.app_template_global("isolate")(messages.isolate)
 
 @bp.app_context_processor
 def _helpers():
-    return {"value_label": value_label, "languages": LANGUAGES, "locale": str(get_locale()), "titles": TITLES}
+    return {
+        "value_label": value_label,
+        "languages": LANGUAGES,
+        "locale": str(get_locale()),
+        "titles": TITLES,
+        "server_time": lambda: round(time.time(), 3),  # a lesson's countdown sets the page's clock by it
+    }
 
 
 @bp.get("/")

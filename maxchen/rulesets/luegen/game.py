@@ -165,6 +165,15 @@ class LuegenGame(BiddingGame):
         self.loser = remaining[0] if remaining and self.mats[remaining[0]] > 0 else None
         self._finish()
 
+    def standing_key(self, player):
+        return self.mats[player]  # fewer mats is better
+
+    def _ranked(self, best_first):
+        gone = [p for p in self.left if p not in self.safe]
+        self.final = [*self.safe, *best_first[:-1], *gone, best_first[-1]]  # as a played-out game ranks
+        self.loser = best_first[-1]
+        self.turn = self.bid = None
+
     def _reopened(self):
         self._settle()  # docs/rules.md §4: a stage may have moved on without the one who left
 
@@ -189,10 +198,11 @@ class LuegenGame(BiddingGame):
             "loser": self.loser,
             "safe_order": list(self.safe) if self.over else None,
             # Best first: safe in the order they got safe, those who left, the loser.
-            "ranking": [*self.safe, *(p for p in self.left if p not in self.safe), *[self.loser] * bool(self.loser)]
-            if self.over
-            else None,
+            "ranking": (self.final or self._ranking()) if self.over else None,
         }
+
+    def _ranking(self) -> list[str]:
+        return [*self.safe, *(p for p in self.left if p not in self.safe), *[self.loser] * bool(self.loser)]
 
     _STATE = (
         "options",
@@ -205,5 +215,6 @@ class LuegenGame(BiddingGame):
         "safe",
         "left",
         "loser",
+        "final",
         *BiddingGame.ROUND_STATE,
     )

@@ -44,6 +44,10 @@ class MaexchenGame(Game):
     def _score_fields(self, player: str) -> dict:
         return {"points": self.score[player]}
 
+    def standing_key(self, player: str) -> int:
+        """Lower is better: fewer penalty points."""
+        return self.score[player]
+
     def _may_accept(self) -> bool:
         return self.announcement["value"] == two_dice.MAEXCHEN
 
@@ -226,13 +230,16 @@ class MaexchenGame(Game):
         active = self.active()
         if len(active) > 1:
             return False
-        self.winner = active[0] if active else None
+        self._finish(active[0] if active else None)
+        return True
+
+    def _finish(self, winner) -> None:
+        self.winner = winner
         self.turn = None
         self.step = None
         self.cup = None
         self.cup_owner = None
         self.seal = None
-        return True
 
     def remove(self, player):
         """docs/rules.md §5: out for good; mid-round the round is void."""
@@ -249,6 +256,13 @@ class MaexchenGame(Game):
         opener = had_turn if had_turn != player else self.next_after(player)
         self._new_round(opener)
         self.voided = {"player": player, "round": self.round}
+
+    def _void_round(self):
+        self._log_cup("void")
+
+    def _ranked(self, best_first):
+        self.final = [*best_first, *reversed(self.out)]
+        self._finish(best_first[0])
 
     def player_fields(self, player):
         return {"out": player in self.out, **self._score_fields(player)}
@@ -274,7 +288,7 @@ class MaexchenGame(Game):
             "reveal": {"salt": None, "commitment": None, **self.reveal} if self.reveal else None,
             "winner": self.winner,
             # Best first: the winner, then the last one out (those who left, when they left).
-            "ranking": [self.winner, *reversed(self.out)] if self.over else None,
+            "ranking": (self.final or [self.winner, *reversed(self.out)]) if self.over else None,
             "tally": self.tally_view(),
             "voided": self.voided_view(),
         }
@@ -290,6 +304,7 @@ class MaexchenGame(Game):
         "out",
         "left",
         "winner",
+        "final",
         "round",
         "reveal",
         "turn",

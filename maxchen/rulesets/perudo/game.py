@@ -174,6 +174,14 @@ class PerudoGame(BiddingGame):
     def _last_one_left(self):
         self._finish()
 
+    def standing_key(self, player):
+        return -self.dice_left[player]  # more dice left is better
+
+    def _ranked(self, best_first):
+        self.final = [*best_first, *reversed(self.out)]
+        self._finish()
+        self.winner = best_first[0]
+
     def _reopener(self, player, had_turn):
         # docs/rules.md §6: a void palifico round starts again as one, opened by its player.
         return self.palifico or super()._reopener(player, had_turn)
@@ -200,7 +208,7 @@ class PerudoGame(BiddingGame):
             "reveal": copy.deepcopy(self.reveal),
             "winner": self.winner,
             # Best first: the winner, then the last one out (those who left, when they left).
-            "ranking": [self.winner, *reversed(self.out)] if self.over and self.winner else None,
+            "ranking": self.final or ([self.winner, *reversed(self.out)] if self.over and self.winner else None),
         }
 
     _STATE = (
@@ -212,6 +220,7 @@ class PerudoGame(BiddingGame):
         "out",
         "left",
         "winner",
+        "final",
         "palifico",
         "palificos",
         *BiddingGame.ROUND_STATE,

@@ -30,6 +30,9 @@ class PoschenGame(MaexchenGame):
     def _score_fields(self, player):
         return {"lives": self.score[player]}
 
+    def standing_key(self, player):
+        return -self.score[player]  # more lives left is better
+
     def _may_accept(self):
         return False
 
