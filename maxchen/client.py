@@ -48,6 +48,7 @@ class Player:
         self.seals: dict[tuple, str] = {}  # (round, cup: "" or a Lügen player) -> the seal seen at the roll
         self._changed = threading.Condition()
         self.sio = socketio.Client(reconnection=True, **client_options)
+        self.http = requests.Session()  # one connection kept open for `fetch`
         self.sio.on("view", self._on_view)
         self.sio.on("removed", self._on_removed)
 
@@ -123,7 +124,7 @@ class Player:
 
     def fetch(self) -> dict:
         """The current view over HTTP: what the server holds now."""
-        response = requests.get(
+        response = self.http.get(
             f"{self.base_url}/api/rooms/{self.view['room']}",
             headers={"Authorization": f"Bearer {self.token}"},
             timeout=10,

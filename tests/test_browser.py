@@ -5,6 +5,7 @@ Without it the test skips on a developer's machine, but fails under CI=true.
 Screenshots land in tests/artifacts/ (git-ignored): look at them.
 """
 
+import contextlib
 import json
 import os
 import re
@@ -1303,47 +1304,16 @@ def _api_act(base, code, token, **body):
     return requests.post(url, json=body, headers={"Authorization": f"Bearer {token}"}, timeout=10)
 
 
-def _play_against_bots(base, rules, games) -> str:
-    """A room where Anke (played by the statistician's rules over the API) and three bots finish `games` games."""
-    import random
-
-    import requests
-
-    from maxchen import bots
-
-    host = create_room(base, "Anke", rules)
-    code, token = host["code"], host["token"]
-    for strategy in ("statistician", "bluffer", "honest"):
-        _api_act(base, code, token, action="add_bot", strategy=strategy).raise_for_status()
-    rng = random.Random(7)
-    for _ in range(games):
-        _api_act(base, code, token, action="start").raise_for_status()
-        deadline = time.monotonic() + 120
-        while True:
-            assert time.monotonic() < deadline, "the game never ended"
-            view = requests.get(f"{base}/api/rooms/{code}", headers={"Authorization": f"Bearer {token}"}, timeout=10)
-            view = view.json()
-            if view["phase"] == "over":
-                break
-            move = bots.act("statistician", view, rng)
-            if move:
-                _api_act(base, code, token, **move, version=view["version"])
-            else:
-                time.sleep(0.02)  # the bots' turn: they move on the server
-    return code
-
-
 @pytest.fixture(scope="module")
 def played():
-    """A server where a game of Mäxchen and one of Lügen were played against fast bots: {rules: code}."""
-    from .conftest import Server
-
-    # Anke's script asks and acts as fast as it can: the per-seat budget is not what this tests.
-    started = Server(env={"MAXCHEN_BOT_DELAY": "0.01-0.03", "MAXCHEN_LIMIT_EVENTS": "1000 per second"}).wait_ready()
-    try:
-        yield started, {rules: _play_against_bots(started.url, rules, 2) for rules in ("maexchen", "luegen")}
-    finally:
-        started.stop()
+    """A server with two games of Mäxchen and two of Lügen played to the end by Anke and three bots: {rules: code}."""
+    with _prepared(
+        lambda rooms: {rules: _engine_games(rooms, rules, 2, bots=True) for rules in ("maexchen", "luegen")}
+    ) as (
+        started,
+        codes,
+    ):
+        yield started, codes
 
 
 AXES = {
@@ -1377,63 +1347,81 @@ LABEL_CLASHES = """() => {
 }"""
 
 
-def _scripted_room(base, rules, games, checked=False) -> str:
-    """Three scripted seats play `games` whole games; with `checked`, then a new game up to its first check."""
+@contextlib.contextmanager
+def _prepared(setup, env=None):
+    """The real server on a database the game engine filled first, in this process (`setup(rooms)`, what
+    it returns is yielded beside the server): games played in a moment, where scripts over HTTP take half
+    a minute. What the pages show of them is what the tests look at."""
+    import shutil
+    import tempfile
+
+    from maxchen.rooms import Rooms
+    from maxchen.store import SqliteStore
+
+    from .conftest import Server
+
+    folder = tempfile.mkdtemp(prefix="maxchen-")
+    made = setup(Rooms(store=SqliteStore(Path(folder) / "maxchen.db")))
+    started = Server(instance=folder, env=env).wait_ready()
+    try:
+        yield started, made
+    finally:
+        started.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _engine_games(rooms, rules, games, checked=False, bots=False) -> str:
+    """Anke and two others (or three bots) play `games` whole games through `Rooms.act`, each seat choosing
+    from its own view (the honest strategy; a bot seat its own); with `checked`, then a new game up to its
+    first check. The room's code."""
     import random
 
-    import requests
+    from maxchen import bots as strategies
+    from maxchen import stats
 
-    from maxchen import bots
-
-    seats = [create_room(base, "Anke", rules)]
-    code = seats[0]["code"]
-    seats += [join_room(base, code, name) for name in ("Bernd", "Clara")]
+    host = rooms.create("Anke", rules)
+    code = host["code"]
+    if bots:
+        for strategy in ("statistician", "bluffer", "honest"):
+            rooms.act(code, host["player"], {"action": "add_bot", "strategy": strategy})
+    else:
+        for name in ("Bernd", "Clara"):
+            rooms.join(code, name)
     rng = random.Random(5)
 
-    def numbers():
-        answer = requests.get(f"{base}/api/rooms/{code}/stats", timeout=10)
-        answer.raise_for_status()
-        return answer.json()
-
     def play(until):
-        _api_act(base, code, seats[0]["token"], action="start").raise_for_status()
+        rooms.act(code, host["player"], {"action": "start"})
         for _ in range(5000):
-            for seat in rng.sample(seats, 3):
-                auth = {"Authorization": f"Bearer {seat['token']}"}
-                view = requests.get(f"{base}/api/rooms/{code}", headers=auth, timeout=10).json()
-                move = bots.act("honest", view, rng) if view["phase"] == "playing" else None
-                if move:
-                    _api_act(base, code, seat["token"], **move, version=view["version"])
-                    break
-            if until():
+            room = rooms.load(code)
+            if until(room):
                 return
+            waiting = room.game.waiting_for()
+            movers = [*waiting, *(s.id for s in room.members() if s.id not in waiting and room.game.allowed(s.id))]
+            for seat in (room.seat(player) for player in movers):
+                move = strategies.act(seat.bot or "honest", rooms.view(code, seat.id), rng)
+                if move:
+                    rooms.act(code, seat.id, move)
+                    break
         raise AssertionError("the game never got there")
 
-    def over():
-        auth = {"Authorization": f"Bearer {seats[0]['token']}"}
-        return requests.get(f"{base}/api/rooms/{code}", headers=auth, timeout=10).json()["phase"] == "over"
-
     for _ in range(games):
-        play(over)
+        play(lambda room: room.phase == "over")
     if checked:
-        play(lambda: any(numbers()["checked_cups"].values()))
+        play(lambda room: any(stats.report(stats.shown(room.counts))["checked_cups"].values()))
     return code
 
 
 @pytest.fixture(scope="module")
 def lesson():
     """A server with two tables of Mäxchen: one after six games, one in its fourth with a checked cup."""
-    from .conftest import Server
-
-    # Scripted seats act and read the statistics as fast as the server answers: no person's limits.
-    fast = {"MAXCHEN_LIMIT_EVENTS": "1000 per second", "MAXCHEN_LIMIT_PAGES": "1000 per second"}
-    started = Server(env=fast).wait_ready()
-    try:
-        # Six games: past the 180 rolls the test needs, so the boards show χ² and its reading.
-        after, mid = _scripted_room(started.url, "maexchen", 6), _scripted_room(started.url, "maexchen", 3, True)
-        yield started, {"after": after, "mid": mid}
-    finally:
-        started.stop()
+    # Six games: past the 180 rolls the test needs, so the boards show χ² and its reading.
+    # The pages are read as fast as the server answers: no person's limits.
+    fast = {"MAXCHEN_LIMIT_PAGES": "1000 per second"}
+    with _prepared(
+        lambda rooms: {"after": _engine_games(rooms, "maexchen", 6), "mid": _engine_games(rooms, "maexchen", 3, True)},
+        env=fast,
+    ) as prepared:
+        yield prepared
 
 
 # English at every size; German and Russian where their longer words pressed hardest (looked at in all nine).

@@ -167,7 +167,10 @@ def _play_to_the_end(table: Table, rng):
         if phase == "over" and started:
             return
         if phase in ("lobby", "over"):
-            host.act("start", version=views[0]["version"])
+            # The shortest game of whatever rule set the fuzzing left (fewest lives or mats): it must end.
+            shortest = {name: o.low for name, o in RULESETS[views[0]["rules"]].OPTIONS.items() if o.low is not None}
+            host.act("configure", options=shortest)
+            host.act("start")
             started = True
             continue
         movers = [(p, legal_move(v, rng)) for p, v in zip(table.players, views, strict=True)]

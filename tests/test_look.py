@@ -74,10 +74,17 @@ def test_every_first_screen_and_each_rule_sets_turn_looks_right(browser, look_se
     page.wait_for_selector(".waiting-card")
     _check(page, f"{tag}-class-wait")
     teacher.close()
+    # Each cell plays half the rule sets (every rule set still meets every size and every language), and the
+    # reveal and the end for one of them (each rule set's at two sizes and in two languages): the whole
+    # matrix would cost the suite minutes.
+    cell = list(SIZES).index(size) + list(LANGUAGES).index(lang)
+    played = [rules for turn, rules in enumerate(RULESETS) if (cell + turn) % 2 == 0]
     for turn, rules in enumerate(RULESETS):
+        if rules not in played:
+            continue
         game, players = RULESETS[rules], RULESETS[rules].MIN_PLAYERS
         code = _create_room(page, base, rules)
-        if turn == 0:
+        if rules == played[0]:
             stranger = context.browser.new_page(viewport={"width": width, "height": height}, locale=LANGUAGES[lang])
             stranger.goto(f"{base}/r/{code}")
             _check(stranger, f"{tag}-join")
@@ -96,9 +103,7 @@ def test_every_first_screen_and_each_rule_sets_turn_looks_right(browser, look_se
         assert look.in_view(page, "#table > :not([hidden]):not(.sr-only)"), f"{tag}-{rules}: the round is off screen"
         assert look.in_view(page, f"{picker} button[type=submit]"), f"{tag}-{rules}: the picker's button is off screen"
         _check(page, f"{tag}-{rules}-move")
-        # The reveal and the end, for one rule set per size and language (each size sees all three
-        # in its three languages): the whole matrix twice over would cost the suite a minute.
-        if (list(SIZES).index(size) + list(LANGUAGES).index(lang) + turn) % 3:
+        if turn != cell % len(RULESETS):
             continue
         # The reveal: my claim is challenged by the next player.
         _claim(page)
@@ -133,7 +138,7 @@ def test_every_first_screen_and_each_rule_sets_turn_looks_right(browser, look_se
         stats.close()
     # Back home: the way back to the tables this phone sits at.
     page.goto(base + "/")
-    assert page.locator(".my-room").count() == len(RULESETS)
+    assert page.locator(".my-room").count() == len(played)
     _check(page, f"{tag}-home-back")
     context.close()
 
