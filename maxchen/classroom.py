@@ -161,6 +161,8 @@ class Classrooms:
         if not isinstance(action, str) or action not in self._TEACHER_MOVES:
             raise IllegalMove("unknown_action", action=str(action)[:20])
         with self._locked(code) as data:
+            if data.get("paused") and action in ("start", "next", "countdown"):
+                raise IllegalMove("resume_first")
             tables = list(data["tables"])
             try:
                 seated = self._TEACHER_MOVES[action](self, data, payload) or []
@@ -313,10 +315,13 @@ class Classrooms:
         return [t for t in tables if t.phase != "playing" and len(t.members()) >= low]
 
     def _start_all(self, data) -> None:
-        if data.get("ends_at") is not None and data["ends_at"] <= self.clock():
-            self._counting(data, None)  # the time is up: new games are not ended after their first round
+        up = data.get("ends_at") is not None and data["ends_at"] <= self.clock()
+        if up:
+            data["ends_at"] = None  # the time is up: the new games are not ended after their first round
         for table in self._startable(data):
             self._give_game(data, table)  # a change made while it played
+            if up and table.ends_at is not None:  # (a table still in its last round keeps its end)
+                self.rooms.act(table.code, table.host, {"action": "countdown", "ends_at": None}, teacher=True)
             self.rooms.act(table.code, table.host, {"action": "start"}, teacher=True)
 
     def _stop_all(self, tables) -> None:
@@ -336,6 +341,10 @@ class Classrooms:
         if data.get("paused", False) == paused:
             raise IllegalMove("already_paused" if paused else "not_paused")
         data["paused"] = paused
+        if paused:
+            data["paused_at"] = self.clock()
+        elif data.get("ends_at") is not None:  # the countdown waited with the tables: its end moves on
+            self._counting(data, data["ends_at"] + self.clock() - data.pop("paused_at", self.clock()))
         for table in self._tables(data):
             if table.paused != paused:
                 self.rooms.act(table.code, table.host, {"action": "pause" if paused else "resume"}, teacher=True)
@@ -372,14 +381,17 @@ class Classrooms:
     def _waiting(self, data) -> list[dict]:
         return [s for s in data["students"] if self.table_of(s) is None]
 
-    def _tables(self, data) -> list:
-        """The class's tables that are still there (a table everyone left is gone), in order."""
+    def _tables(self, data, empty: bool = False) -> list:
+        """The class's tables in order: those with someone seated (`empty`: those everyone left too, kept
+        for their results and their rolls until the sweep takes them)."""
         found = []
         for code in data["tables"]:
             try:
-                found.append(self.rooms.load(code))
+                table = self.rooms.load(code)
             except IllegalMove:
                 continue
+            if empty or table.members():
+                found.append(table)
         return found
 
     # --- what the pages show ---------------------------------------------------
@@ -399,6 +411,7 @@ class Classrooms:
         return {
             **data,
             "tables": tables,
+            "every_table": self._tables(data, empty=True),  # those everyone left too: their games and rolls
             "numbers": numbers,
             "roster": students,
             "waiting": waiting,
@@ -408,7 +421,7 @@ class Classrooms:
         }
 
     def pooled(self, tables) -> dict:
-        """The statistics of every table together, as the tables may see them."""
+        """The statistics of `tables` together (a class's `every_table`), as the tables may see them."""
         counts = stats.new_counts()
         for room in tables:
             stats.merge(counts, room.counts)

@@ -108,6 +108,7 @@ REASONS = {
     "already_paused": "not_allowed",
     "not_paused": "not_allowed",
     "nothing_to_stop": "not_allowed",
+    "resume_first": "not_allowed",
     "no_countdown": "not_allowed",
     "countdown_seconds": "bad_value",
 }

@@ -220,7 +220,7 @@ def class_parts(overview: dict, classrooms, lang: str | None = None) -> dict[str
 def class_stats(overview: dict, classrooms, lang: str | None = None, full: bool = False) -> Markup:
     """The statistics of a whole class (inner HTML): every table pooled, as the tables may see them."""
     context = _context(overview["code"], overview["rules"], {}, _lang(lang))
-    pooled = {**context, "counts": classrooms.pooled(overview["tables"]), "value_name": str, "whole_class": True}
+    pooled = {**context, "counts": classrooms.pooled(overview["every_table"]), "value_name": str, "whole_class": True}
     return Markup(_render("partials/stats.html", {**pooled, "full": full}))  # noqa: S704 - autoescaped
 
 

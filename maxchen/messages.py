@@ -93,6 +93,7 @@ TEXTS = {
     "already_paused": _l("The tables are paused already."),
     "not_paused": _l("The tables are not paused."),
     "nothing_to_stop": _l("No table is playing a game."),
+    "resume_first": _l("Every table is paused: resume first."),
     "no_countdown": _l("No countdown is running."),
     "countdown_seconds": _l("A countdown runs from %(low)s to %(high)s seconds."),
 }

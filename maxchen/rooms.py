@@ -90,12 +90,13 @@ class Rooms:
         return data
 
     def _commit(self, room: Room, before: set[str]):
-        """Save a changed room, then tell everyone connected."""
+        """Save a changed room, then tell everyone connected. A room nobody is left in is dropped, but for
+        a class's table: the class keeps its games and rolls (the sweep takes it with the class)."""
         room.version += 1
         room.touched = self.clock()
         room.mark_private()
         self.presence.end_activity(room.code)  # every change ends a shake or a peek
-        if not room.people():  # nobody left but bots: they do not play on alone
+        if not room.people() and room.classroom is None:  # nobody left but bots: they do not play on alone
             self.store.delete(room.code)
             self._locks.drop(room.code)  # nothing of the room stays behind (its lock's holders find no room)
             self.presence.forget(room.code)

@@ -23,7 +23,8 @@ app does not start with a route that names none.
   address filling a class of 60 with made-up names in a second must not
   keep the real students out; the teacher can also close the class).
 - MAXCHEN_LIMIT_DOWNLOADS, per address: the CSVs of rooms and classes (a
-  long log costs a fraction of a second to write, streamed in chunks).
+  long log costs a fraction of a second to write, streamed in chunks), and
+  a class's lesson summary (every game of up to 60 tables).
 - MAXCHEN_LIMIT_ROOMS, per address: new rooms (the load benchmark's 2,000
   players open 334 in a few seconds).
 - MAXCHEN_LIMIT_EVENTS, per seat: actions and signals over its sockets (a person makes one or two a

@@ -170,10 +170,11 @@ def test_a_countdown_ends_each_table_after_its_round_and_not_before():
     assert (room.phase, room.ended, room.game.round) == ("over", "time", 3)
     assert sorted(room.public_view({})["ranking"]) == sorted(s.id for s in room.members())
     assert rooms.load(two.code).phase == "playing"  # its round has not ended yet
-    # The teacher's next start is not ended after its first round: the time is up, the countdown goes.
+    # The teacher's next start is not ended after its first round: the time is up, the countdown goes
+    # (but for the table still in its last round, which ends with it).
     classes.act(code, teacher, {"action": "start"})
     assert classes.load(code)["ends_at"] is None
-    assert [t.ends_at for t in tables(classes, code)] == [None, None]
+    assert [t.ends_at for t in tables(classes, code)] == [None, 1060.0]
 
 
 def test_the_countdown_can_be_called_off_and_reaches_a_table_opened_meanwhile():
@@ -365,3 +366,56 @@ def test_a_game_ended_early_ties_equal_standings_and_names_no_winner_by_the_seat
     # A game played out has no places: one winner, places by the ranking.
     classes.act(made["code"], made["token"], {"action": "start"})
     assert rooms.view(table.code, first)["places"] is None
+
+
+def test_a_pause_holds_the_countdown_and_the_paused_class_takes_no_new_game_or_countdown():
+    classes, code, teacher, clock = classroom()
+    classes.act(code, teacher, {"action": "start"})
+    classes.act(code, teacher, {"action": "countdown", "seconds": 60})
+    clock[0] += 20
+    classes.act(code, teacher, {"action": "pause"})
+    before = classes.load(code)
+    for action in ({"action": "start"}, {"action": "next"}, {"action": "countdown", "seconds": 30}):
+        with pytest.raises(IllegalMove, match="resume_first"):
+            classes.act(code, teacher, action)
+    assert classes.load(code) == before
+    clock[0] += 300  # a long pause: the countdown waits with the tables
+    classes.act(code, teacher, {"action": "resume"})
+    assert classes.load(code)["ends_at"] == 1360.0  # 40 s left, as when paused
+    assert [t.ends_at for t in tables(classes, code)] == [1360.0] * 2
+    classes.act(code, teacher, {"action": "stop"})  # the teacher may end the lesson from a pause too
+
+
+def test_starting_the_waiting_tables_after_zero_leaves_a_table_in_its_last_round_to_end():
+    classes, code, teacher, clock = classroom()
+    classes.act(code, teacher, {"action": "start"})
+    classes.act(code, teacher, {"action": "countdown", "seconds": 5})
+    clock[0] += 6
+    one, two = tables(classes, code)
+    rooms = classes.rooms
+    for action in ({"action": "shake"}, {"action": "announce", "value": 21}, {"action": "check"}):
+        rooms.act(one.code, rooms.load(one.code).game.waiting_for()[0], action)
+    assert rooms.load(one.code).ended == "time"
+    rooms.act(two.code, two.game.waiting_for()[0], {"action": "shake"})  # table 2 is in its last round
+    classes.act(code, teacher, {"action": "start"})  # only table 1 waits
+    assert rooms.load(one.code).ends_at is None and rooms.load(one.code).phase == "playing"
+    two = rooms.load(two.code)
+    assert two.ends_at == 1005.0
+    rooms.act(two.code, two.game.waiting_for()[0], {"action": "announce", "value": 21})
+    rooms.act(two.code, rooms.load(two.code).game.waiting_for()[0], {"action": "check"})
+    assert rooms.load(two.code).ended == "time"
+
+
+def test_a_table_everyone_left_keeps_its_games_in_the_summary_and_its_rolls_in_the_class():
+    classes, code, teacher, _ = classroom()
+    classes.act(code, teacher, {"action": "start"})
+    classes.act(code, teacher, {"action": "next"})
+    one = tables(classes, code)[0]
+    counts = classes.pooled(classes.overview(code)["every_table"])
+    for student in [s for s in classes.overview(code)["roster"] if s["table"] == 1]:
+        classes.act(code, teacher, {"action": "remove", "student": student["id"]})
+    overview = classes.overview(code)
+    assert [t.code for t in overview["tables"]] == [tables(classes, code)[0].code] != [one.code]
+    assert one.code in [t.code for t in overview["every_table"]]
+    assert [r["game"] for r in classes.rooms.load(one.code).results] == [1, 2]  # the second ended as they went
+    assert classes.pooled(overview["every_table"]) == counts

@@ -119,7 +119,7 @@ def class_seat(code):
 def class_stats(code):
     """Every table of the class pooled, as the class board shows them, for anyone with the code; no names."""
     overview = _classes().overview(code)
-    return jsonify({"class": overview["code"], **stats.report(_classes().pooled(overview["tables"]))})
+    return jsonify({"class": overview["code"], **stats.report(_classes().pooled(overview["every_table"]))})
 
 
 @cache

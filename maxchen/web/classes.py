@@ -156,7 +156,7 @@ BOARD_SHOWS = ("join", "tables", "stats")  # the class board shows one of them, 
 
 
 @bp.get("/c/<code>/summary")
-@limited(PAGES)
+@limited(DOWNLOADS)  # a long lesson's summary costs a download's time to draw
 def summary(code):
     """The lesson's summary: each table's games and results, the statistics pooled; made to print."""
     code = _class_or_404(code)
@@ -175,7 +175,7 @@ def stats_csv(code):
         raise IllegalMove("not_teacher")
     store = classrooms().store
     overview = classrooms().overview(code)
-    rooms = {room.code: room for room in overview["tables"]}
+    rooms = {room.code: room for room in overview["every_table"]}
     logs = [
         (number, lambda table=table: store.room_log(table), running_game(rooms[table]) if table in rooms else None)
         for number, table in enumerate(classrooms().load(code)["tables"], 1)
