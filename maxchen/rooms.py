@@ -293,6 +293,7 @@ class Rooms:
         try:
             with self._locked(socket.code) as room:
                 self._notify(room, areas=("players",))
+                self.outlets.changed(room)  # a class's desk and board show who went offline
         except IllegalMove:
             pass  # the room is gone
 

@@ -246,7 +246,7 @@ class Room:
                 places[i] = places[i - 1]
         self.places = places if self.ended else None
         names = {s.id: s.name for s in self.seats}
-        result = {"game": self.games, "ranking": [names.get(p) for p in ranking], "rounds": self.game.round}
+        result = {"game": self.games, "ranking": [names.get(p) for p in ranking], "rounds": self.game.rounds_played()}
         self.results.append({**result, "places": places, "ended": self.ended})
         del self.results[:-RESULTS_KEPT]
 

@@ -1,7 +1,7 @@
 // The live pages' common part: the socket, the versioned swap of server-rendered areas, the toast.
 // The server renders every area; these scripts only swap what is newer and drive the cup.
 // User text reaches the DOM as text. Each script adds its piece to window.maxchen:
-// live.js (this), sound.js, fair.js, cup.js, then table.js (the room page) or class.js.
+// live.js (this), sound.js, fair.js, cup.js, then table.js (the room page) or class.js; lesson.js in a class.
 (() => {
   "use strict";
 
@@ -53,22 +53,9 @@
       htmx.process(fresh);
       any = true;
     }
-    if (any) tick();
+    if (any && M.tick) M.tick();
     if (any && swapped) swapped();
   });
-
-  // A lesson's countdown ([data-ends-at]: the server's epoch seconds, its clock in the page); at zero, `data-up`.
-  const sent = document.querySelector('meta[name="server-time"]');
-  const skew = sent ? sent.content * 1000 - Date.now() : 0;
-  const tick = () => {
-    for (const el of document.querySelectorAll("[data-ends-at]")) {
-      const left = Math.max(0, Math.ceil((el.dataset.endsAt * 1000 - Date.now() - skew) / 1000));
-      el.querySelector(".clock").textContent = left ? ((left / 60) | 0) + ":" + String(left % 60).padStart(2, "0") : "";
-      if (!left) el.querySelector(".words").textContent = el.dataset.up;
-    }
-  };
-  setInterval(tick, 1000);
-  document.addEventListener("htmx:afterSettle", tick);
 
   // --- the room page's connection: pushed parts, a form's answer, my actions ---
   const ROOM = document.body.dataset.room;

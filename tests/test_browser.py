@@ -1027,6 +1027,8 @@ def test_a_lesson_of_twelve_phones_from_the_join_screen_to_its_summary(browser, 
     )
     assert sent == 200
     desk.wait_for_selector("button[data-action=no-countdown]")
+    clock = phones[0].page.wait_for_function("() => document.querySelector('.countdown .clock')?.textContent")
+    assert clock.json_value() <= "0:05"  # by the server's clock, not from when the page had loaded
     up = {
         "en-US": "Time is up: each table ends with this round.",
         "de-DE": "Die Zeit ist um: Jeder Tisch endet mit dieser Runde.",
@@ -1066,11 +1068,15 @@ def test_a_lesson_of_twelve_phones_from_the_join_screen_to_its_summary(browser, 
     assert summary.locator(".summary-games .ranking bdi").count() == 12
     assert " ".join(summary.locator(".summary-games").all_inner_texts()).count("vom Countdown beendet") == 3
     summary.emulate_media(media="print")
+    # On paper: white, no top bar, the charts' bars drawn, their words dark.
     paper = summary.evaluate(
-        "() => [getComputedStyle(document.body).backgroundColor, "
-        "getComputedStyle(document.querySelector('.bar')).display]"
+        """() => {
+            const style = (selector) => getComputedStyle(document.querySelector(selector));
+            return [style("body").backgroundColor, style("header.bar").display,
+                    style(".summary-stats rect.bar").display, style(".summary-stats text.axis").fill];
+        }"""
     )
-    assert paper == ["rgb(255, 255, 255)", "none"]
+    assert paper[:2] == ["rgb(255, 255, 255)", "none"] and paper[2] != "none" and paper[3] == "rgb(0, 0, 0)"
     summary.screenshot(path=str(ARTIFACTS / "class-summary-print.png"), full_page=True)
     assert [phone.errors for phone in phones if phone.errors] == [] and board_errors == []
 

@@ -79,6 +79,7 @@ def test_maexchen_stopped_ranks_fewest_points_first_and_seat_order_among_equals(
     game.end_now()
     view = game.view_for(None)
     assert (view["winner"], view["ranking"]) == ("b", ["b", "a", "c"])
+    assert view["tally"]["rounds"] == 0  # the round in play is void: none was played to its end
     (roll,) = game.drain_rolls()
     assert (roll["dice"], roll["outcome"], roll["player"]) == ([3, 1], "void", "a")
 
@@ -168,6 +169,7 @@ def test_a_countdown_ends_each_table_after_its_round_and_not_before():
     assert room.phase == "playing"
     room = move(one, "check")
     assert (room.phase, room.ended, room.game.round) == ("over", "time", 3)
+    assert room.public_view({})["tally"]["rounds"] == 2 == room.results[-1]["rounds"]  # the third never began
     assert sorted(room.public_view({})["ranking"]) == sorted(s.id for s in room.members())
     assert rooms.load(two.code).phase == "playing"  # its round has not ended yet
     # The teacher's next start is not ended after its first round: the time is up, the countdown goes
@@ -307,7 +309,7 @@ def test_phones_and_boards_show_the_countdown_and_why_a_game_ended(app):
     table = phone.get(f"/c/{code}").headers["Location"].rsplit("/", 1)[1]
     ends_at = app.extensions["maxchen.classes"].load(code)["ends_at"]
     page = phone.get(f"/r/{table}").get_data(as_text=True)
-    assert f'data-ends-at="{ends_at}"' in page and 'name="server-time"' in page
+    assert f'data-ends-at="{ends_at}"' in page and 'name="server-time"' in page and "/static/lesson.js" in page
     assert f'data-ends-at="{ends_at}"' in app.test_client().get(f"/c/{code}/board").get_data(as_text=True)
     teacher.post(act, data={"action": "stop"}, headers=HTMX)
     page = phone.get(f"/r/{table}").get_data(as_text=True)
@@ -361,7 +363,7 @@ def test_a_game_ended_early_ties_equal_standings_and_names_no_winner_by_the_seat
     assert result["places"] == [1, 1, 3] and result["ended"] == "teacher"
     browser = app.test_client()
     html = browser.get(f"/r/{table.code}/board").get_data(as_text=True)
-    assert "Game over: a tie." in html and "wins!" not in html
+    assert "Game over: a tie." in html and "wins!" not in html and 'class="trophy"' not in html
     assert re.findall(r'<span class="place">(\d)\.</span>', html) == ["1", "1", "3"]
     # A game played out has no places: one winner, places by the ranking.
     classes.act(made["code"], made["token"], {"action": "start"})
@@ -419,3 +421,12 @@ def test_a_table_everyone_left_keeps_its_games_in_the_summary_and_its_rolls_in_t
     assert one.code in [t.code for t in overview["every_table"]]
     assert [r["game"] for r in classes.rooms.load(one.code).results] == [1, 2]  # the second ended as they went
     assert classes.pooled(overview["every_table"]) == counts
+
+
+def test_a_closed_class_shows_a_newcomer_no_name_form(app):
+    teacher, code, _ = desk_class(app, students=2)
+    teacher.post(f"/c/{code}/act", data={"action": "close", "closed": "1"}, headers=HTMX)
+    page = app.test_client().get(f"/c/{code}").get_data(as_text=True)
+    assert "The teacher has closed this class to newcomers." in page and 'name="name"' not in page
+    teacher.post(f"/c/{code}/act", data={"action": "close", "closed": "0"}, headers=HTMX)
+    assert 'name="name"' in app.test_client().get(f"/c/{code}").get_data(as_text=True)

@@ -211,12 +211,16 @@ class Game:
         voided = self.voided
         return dict(voided) if voided and voided["round"] == self.round and not self.over else None
 
+    def rounds_played(self) -> int:
+        """Rounds played to their end: a game ended early leaves its last round void (docs/rules.md §7)."""
+        return self.round - (self.final is not None)
+
     def tally_view(self) -> dict | None:
         """The game's numbers, once it is over (before, lies that got through would tell on their tellers)."""
         if not self.over:
             return None
         return {
-            "rounds": self.round,
+            "rounds": self.rounds_played(),
             "checks": self.tally["checks"],
             "caught": self.tally["caught"],
             "unseen_lies": self.tally["unseen_lies"],

@@ -85,8 +85,15 @@ def desk(code):
             return redirect(url_for("pages.room", code=table), 303)
         return render_template("class.html", role=role, student=student, code=code, **share("c/" + code))
     notice = GONE.get(request.args.get("gone", ""))  # why a phone is back at the class's name form
+    closed = classrooms().load(code)["closed"]
     return render_template(
-        "class.html", role=None, code=code, name=session.get("name", ""), notice=notice, **share("c/" + code)
+        "class.html",
+        role=None,
+        code=code,
+        name=session.get("name", ""),
+        notice=notice,
+        closed=closed,
+        **share("c/" + code),
     )
 
 
@@ -107,7 +114,10 @@ def join(code):
     try:
         made = classrooms().join(code, name)
     except IllegalMove as error:
-        page = render_template("class.html", role=None, code=code, name=shown_name(name), error=messages.text(error))
+        closed = error.reason == "class_closed"
+        page = render_template(
+            "class.html", role=None, code=code, name=shown_name(name), error=messages.text(error), closed=closed
+        )
         return page, error.status
     remember_class(code, made["token"])
     session["name"] = name.strip()
