@@ -1056,6 +1056,16 @@ def test_a_lesson_of_twelve_phones_from_the_join_screen_to_its_summary(browser, 
     projector.screenshot(path=str(ARTIFACTS / "class-board.png"))
     assert look.problems(projector) == [], look.problems(projector)
     phones[0].shot("class-phone-over")
+    # From the back row: the tables, then the statistics, each filling the projector: every word at least
+    # 24 px, any die at least 48 px, nothing cut, no scrolling.
+    for show in ("tables", "stats"):
+        projector.click(f".board-switch a[href$='show={show}']")
+        projector.wait_for_selector(f"body[data-show={show}] #stats .chart" if show == "stats" else ".class-table")
+        projector.screenshot(path=str(ARTIFACTS / f"class-board-{show}.png"))
+        sizes = projector.evaluate(BOARD_SIZES)
+        assert sizes["smallest"] >= 24 and sizes["dice"] >= 48 and sizes["scroll"] == 0, (show, sizes)
+        assert sizes["cut"] == [], (show, sizes)
+        assert look.problems(projector) == [], (show, look.problems(projector))
     desk.wait_for_function("() => document.querySelectorAll('.table-card .progress[data-phase=over]').length === 3")
     assert "Zeit um" in desk.inner_text(".table-card .progress >> nth=0")
 
@@ -1082,6 +1092,26 @@ def test_a_lesson_of_twelve_phones_from_the_join_screen_to_its_summary(browser, 
 
 
 FACE_OF = re.compile(r'class="die face-\d"')
+
+# A board's sizes as the back row sees them: the smallest text shown (px), the smallest die, how far the
+# page scrolls, and the table cards whose content is cut at their foot.
+BOARD_SIZES = """() => {
+  const shown = (e) => {
+    const r = e.getBoundingClientRect();
+    return r.width > 2 && r.height > 2 && getComputedStyle(e).visibility !== "hidden";
+  };
+  // Words for the room, not the teacher's switch above them, nor those for screen readers only.
+  const words = [...document.querySelectorAll("main *")].filter((e) => shown(e) && !e.closest("svg, .sr-only, nav") &&
+    [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()));
+  const dice = [...document.querySelectorAll("main .die")].filter(shown).map((d) => d.getBoundingClientRect().width);
+  return {
+    smallest: Math.min(...words.map((e) => parseFloat(getComputedStyle(e).fontSize))),
+    dice: Math.min(48, ...dice),
+    scroll: document.documentElement.scrollHeight - innerHeight,
+    cut: [...document.querySelectorAll(".class-table")].map((e) => e.scrollHeight - e.clientHeight)
+      .filter((d) => d > 1),
+  };
+}"""
 
 
 def play_tables(tables: list[list[Phone]], limit=400, between=None):
