@@ -21,6 +21,10 @@ from maxchen.rooms import Rooms
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# Our pages load no web font: a screenshot need not wait on `document.fonts.ready`, which Chromium on a
+# busy machine left pending for 30 s once (a look test's screenshot timed out "waiting for fonts to load").
+os.environ.setdefault("PW_TEST_SCREENSHOT_NO_FONTS_READY", "1")
+
 
 def refused(game, player, action, code, **payload):
     """Assert that the game refuses the move with `code` and changes nothing."""

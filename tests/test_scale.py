@@ -183,7 +183,11 @@ def test_a_process_killed_mid_game_its_players_go_on_on_the_other(browser, proce
         assert events["gone"] < 10, events
         assert_same_end(phones, cem)
         assert_screens_agree(phones, [cem, dan])
-        assert all(phone.errors == [] for phone in phones), [phone.errors for phone in phones]
+        # A move sent to the process as it died: htmx tells the console the request was cut (the network's
+        # complaint, as ERR_CONNECTION_RESET is); the phone moved again on the other process.
+        cut = ("htmx:sendError", "htmx:afterRequest")
+        errors = [[e for e in phone.errors if not e.startswith(cut)] for phone in phones]
+        assert errors == [[] for _ in phones], errors
     finally:
         for bot in (cem, dan):
             bot.stop()
