@@ -949,3 +949,24 @@ def test_the_simulators_csv_holds_the_games_the_page_shows_even_where_a_run_stop
     monkeypatch.setattr(simulate, "ENGINE_SECONDS", 0.0)  # a second run now would play a single game
     rows = list(csv.DictReader(io.StringIO(client.get(link).get_data(as_text=True))))
     assert {int(r["out_of"]) for r in rows if r["section"] == "wins"} == {played}
+
+
+ODDS_ROW = r"<tr><td>(\d+)</td><td>([\d.]+) %</td><td>([\d.]+) %</td></tr>"  # /learn's liar's-dice table
+
+
+def test_learn_shows_liars_dice_odds_as_scipy_computes_them(client):
+    from scipy.stats import binom
+
+    html = client.get("/learn?unseen=12").get_data(as_text=True)
+    rows = re.findall(ODDS_ROW, html)
+    assert [int(k) for k, _, _ in rows] == list(range(1, 13))
+    for k, wild, plain in rows:  # P(at least k of 12), a die counting with 1/3 (ones wild) or 1/6
+        assert float(wild) == pytest.approx(100 * binom.sf(int(k) - 1, 12, 1 / 3), abs=0.051)
+        assert float(plain) == pytest.approx(100 * binom.sf(int(k) - 1, 12, 1 / 6), abs=0.051)
+    assert "4.0 and 2.0 of 12" in html
+    assert len(re.findall(ODDS_ROW, client.get("/learn").get_data(as_text=True))) == 10
+    for bad in ("0", "51", "x", "²", "-3", "1e3"):
+        answer = client.get("/learn?unseen=" + bad)
+        text = answer.get_data(as_text=True)
+        assert answer.status_code == 400 and "Dice you cannot see: a whole number from 1 to 50." in text, bad
+        assert len(re.findall(ODDS_ROW, text)) == 10  # the table as it was: ten dice

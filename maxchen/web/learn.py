@@ -5,6 +5,7 @@ import io
 import secrets
 import threading
 from collections import OrderedDict
+from fractions import Fraction
 
 from flask import Blueprint, current_app, make_response, render_template, request, url_for
 from flask_babel import gettext
@@ -21,6 +22,8 @@ from .forms import WHOLE
 bp = Blueprint("learn", __name__)
 
 SEATS_ON_FORM = 6
+UNSEEN = (1, 50)  # the liar's-dice table: dice nobody at the table sees but their owner (ten players of five)
+UNSEEN_DEFAULT = 10
 _SIMULATING = threading.BoundedSemaphore(1)  # one simulation at a time, whoever asks: a core stays for the tables
 # The last runs, by what they played: the page's CSV link asks for the same games again, and a run that
 # stopped at its time limit might stop elsewhere the second time.
@@ -57,8 +60,12 @@ def learn():
         "rules": shown,
     }
     form["seats"] = (form["seats"] + [""] * SEATS_ON_FORM)[:SEATS_ON_FORM]
+    unseen, odds_error = _unseen(request.args.get("unseen") or str(UNSEEN_DEFAULT))
     context = {
         "ladder": ladder,
+        "unseen": unseen,
+        "liars": _liars_odds(unseen),
+        "odds_error": odds_error,
         "form": form,
         "max_games": simulate.MAX_GAMES,
         "strategy_labels": _strategy_labels(),
@@ -66,7 +73,7 @@ def learn():
         "titles": TITLES,
     }
     if "games" not in request.args:
-        return render_template("learn.html", **context)
+        return render_template("learn.html", **context), 400 if odds_error else 200
     try:
         result = _simulated(rules, seats, request.args["games"], request.args.get("seed", ""))
     except IllegalMove as error:
@@ -92,6 +99,28 @@ def learn():
         value_name=str,  # the chart names values by their number: short under a bar
         **context,
     )
+
+
+def _unseen(text: str) -> tuple[int, str | None]:
+    """The number of unseen dice the form asks about, or the default and the words of its refusal."""
+    if WHOLE.fullmatch(text) and UNSEEN[0] <= int(text) <= UNSEEN[1]:
+        return int(text), None
+    return UNSEEN_DEFAULT, gettext(
+        "Dice you cannot see: a whole number from %(low)s to %(high)s.", low=UNSEEN[0], high=UNSEEN[1]
+    )
+
+
+def _liars_odds(unseen: int) -> list[dict]:
+    """Lügen and Perudo: P(at least k of the unseen dice count for a face), with jokers and without."""
+    wild, plain = Fraction(1, 3), Fraction(1, 6)
+    return [
+        {
+            "k": k,
+            "wild": _percent(stats.at_least_of(k, unseen, wild)),
+            "plain": _percent(stats.at_least_of(k, unseen, plain)),
+        }
+        for k in range(1, unseen + 1)
+    ]
 
 
 def _simulated(rules: str, seats: list[str], games: str, seed: str):
