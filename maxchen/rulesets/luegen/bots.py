@@ -4,18 +4,7 @@ The odds are of its own dice plus the unknown ones (each shows the face or a
 joker with chance 1/3); `bluffer` sometimes bids past what the odds support.
 """
 
-import math
-from functools import cache
-
-from ...rules.bots import BLUFF_RATE
-
-
-@cache
-def chance_at_least(needed: int, unknown: int) -> float:
-    """P(at least `needed` of `unknown` dice show a face or a joker), each with chance 1/3."""
-    if needed <= 0:
-        return 1.0
-    return sum(math.comb(unknown, k) * (1 / 3) ** k * (2 / 3) ** (unknown - k) for k in range(needed, unknown + 1))
+from ...rules.bots import BLUFF_RATE, chance_at_least  # each unseen die a face or a joker: 1/3
 
 
 def _bid_chance(bid: dict, dice: list[int], in_play: int) -> float:
