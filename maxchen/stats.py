@@ -51,15 +51,6 @@ def at_least(value: int) -> Fraction:
     return sum((value_chance(v) for v in two_dice.VALUES if two_dice.rank(v) >= two_dice.rank(value)), Fraction(0))
 
 
-def at_least_of(needed: int, unknown: int, chance: Fraction) -> Fraction:
-    """Liar's dice: the chance that at least `needed` of `unknown` dice count, each with `chance` (a face or
-    a joker: 1/3; pacos, or any face without jokers: 1/6)."""
-    terms = (
-        math.comb(unknown, k) * chance**k * (1 - chance) ** (unknown - k) for k in range(max(needed, 0), unknown + 1)
-    )
-    return sum(terms, Fraction(0))
-
-
 @cache
 def beats(value: int) -> Fraction:
     """The chance that a fresh roll beats `value` (what the next player needs without a bluff)."""

@@ -1005,12 +1005,8 @@ def test_a_lesson_of_twelve_phones_from_the_join_screen_to_its_summary(browser, 
         "de-DE": "Pausiert von der Lehrkraft.",
         "ru-RU": "Учитель поставил игру на паузу.",
     }
-    for seated in tables.values():
-        for phone in seated:
-            phone.page.wait_for_function(
-                "(text) => document.getElementById('controls').innerText.includes(text)", arg=paused[phone.locale]
-            )
-            assert phone.page.locator("#cup.my-turn, form[data-claim]").count() == 0
+    for phone in every_phone_reads(tables, paused, "#controls"):
+        assert phone.page.locator("#cup.my-turn, form[data-claim]").count() == 0
     projector.wait_for_selector("#tables > .paused")
     desk.wait_for_selector("button[data-action=resume]")
     assert desk.locator(".lesson button[data-action]").count() == 1  # only Resume applies now
@@ -1034,9 +1030,7 @@ def test_a_lesson_of_twelve_phones_from_the_join_screen_to_its_summary(browser, 
         "de-DE": "Die Zeit ist um: Jeder Tisch endet mit dieser Runde.",
         "ru-RU": "Время вышло: каждый стол заканчивает этим раундом.",
     }
-    for seated in tables.values():  # each phone's clock runs down to zero by itself
-        for phone in seated:
-            phone.page.wait_for_function("(text) => document.body.innerText.includes(text)", arg=up[phone.locale])
+    every_phone_reads(tables, up, "body")  # each phone's clock runs down to zero by itself
     projector.wait_for_function("() => /Zeit ist um/.test(document.querySelector('#tables .countdown').innerText)")
     # Each table plays its round to the end; then its game ends, ranked as it stands.
     play_tables(list(tables.values()))
@@ -1089,6 +1083,17 @@ def test_a_lesson_of_twelve_phones_from_the_join_screen_to_its_summary(browser, 
     assert paper[:2] == ["rgb(255, 255, 255)", "none"] and paper[2] != "none" and paper[3] == "rgb(0, 0, 0)"
     summary.screenshot(path=str(ARTIFACTS / "class-summary-print.png"), full_page=True)
     assert [phone.errors for phone in phones if phone.errors] == [] and board_errors == []
+
+
+def every_phone_reads(tables: dict, texts: dict, where: str) -> list:
+    """Wait until every phone at every table shows, in `where`, the text of its own language; the phones."""
+    phones = [phone for seated in tables.values() for phone in seated]
+    for phone in phones:
+        phone.page.wait_for_function(
+            "([where, text]) => document.querySelector(where).innerText.includes(text)",
+            arg=[where, texts[phone.locale]],
+        )
+    return phones
 
 
 FACE_OF = re.compile(r'class="die face-\d"')

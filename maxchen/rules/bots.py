@@ -13,9 +13,14 @@ STRATEGIES = ("honest", "bluffer", "statistician")
 BLUFF_RATE = 0.3
 
 
+def at_least(needed: int, unknown: int, p):
+    """Liar's dice: P(at least `needed` of `unknown` dice count), each with chance `p` (a face or a joker: 1/3;
+    pacos, or any face without jokers: 1/6). Exact for a Fraction `p` (what /learn shows), else a float."""
+    terms = (math.comb(unknown, k) * p**k * (1 - p) ** (unknown - k) for k in range(max(needed, 0), unknown + 1))
+    return sum(terms, 0 * p)
+
+
 @cache
 def chance_at_least(needed: int, unknown: int, p: float = 1 / 3) -> float:
-    """P(at least `needed` of `unknown` dice count for a bid), each with chance `p` (liar's dice odds)."""
-    if needed <= 0:
-        return 1.0
-    return sum(math.comb(unknown, k) * p**k * (1 - p) ** (unknown - k) for k in range(needed, unknown + 1))
+    """P(at least `needed` of `unknown` dice count for a bid), each with chance `p` (the bots' odds)."""
+    return 1.0 if needed <= 0 else at_least(needed, unknown, p)

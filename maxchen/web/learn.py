@@ -15,6 +15,7 @@ from ..budgets import PAGES, SIMULATIONS, limited
 from ..errors import IllegalMove
 from ..live import STRATEGY_LABELS, value_label
 from ..rules import two_dice
+from ..rules.bots import at_least
 from ..rulesets import DEFAULT, REGISTRY, RULESETS, TITLES
 from ..table import ruleset_name
 from .forms import WHOLE
@@ -116,8 +117,8 @@ def _liars_odds(unseen: int) -> list[dict]:
     return [
         {
             "k": k,
-            "wild": _percent(stats.at_least_of(k, unseen, wild)),
-            "plain": _percent(stats.at_least_of(k, unseen, plain)),
+            "wild": _percent(at_least(k, unseen, wild)),
+            "plain": _percent(at_least(k, unseen, plain)),
         }
         for k in range(1, unseen + 1)
     ]
