@@ -102,6 +102,7 @@ class Classrooms:
             "closed": False,  # the teacher closed the class to newcomers
             "paused": False,  # the teacher paused every table
             "ends_at": None,  # the lesson's countdown (epoch seconds): then every table ends after its round
+            "loaded": None,  # the hunt: {"table": the code whose dice the teacher loaded, "six", "revealed"}
             "version": 0,
             "touched": self.clock(),
         }
@@ -240,8 +241,8 @@ class Classrooms:
         student = self._student(data, payload.get("student"))
         target = payload.get("table")
         here = self.table_of(student)
-        if target != "new" and (target not in data["tables"] or self.store.load(target) is None):
-            raise IllegalMove("no_such_table")
+        if target != "new":
+            self._table(data, target)
         if target == here:
             return []
         if target != "new":
@@ -349,6 +350,25 @@ class Classrooms:
             if table.paused != paused:
                 self.rooms.act(table.code, table.host, {"action": "pause" if paused else "resume"}, teacher=True)
 
+    def _load(self, data, payload):
+        """The hunt: one table's dice are loaded, secretly, from its next game on (`six`: how often a six)."""
+        if data.get("loaded") is not None:
+            raise IllegalMove("already_loaded")
+        table = self._table(data, payload.get("table"))
+        self.rooms.load_dice(table, payload.get("six"))
+        data["loaded"] = {"table": table, "six": payload["six"], "revealed": False}
+
+    def _reveal(self, data, payload):
+        """The class (and that table) is told which table's dice are loaded."""
+        loaded = data.get("loaded")
+        if loaded is None:
+            raise IllegalMove("nothing_loaded")
+        if loaded["revealed"]:
+            raise IllegalMove("already_revealed")
+        if self.store.load(loaded["table"]) is not None:
+            self.rooms.act(loaded["table"], self.rooms.load(loaded["table"]).host, {"action": "reveal"}, teacher=True)
+        loaded["revealed"] = True
+
     _TEACHER_MOVES = {
         "configure": _configure,
         "seat": _seat,
@@ -361,6 +381,8 @@ class Classrooms:
         "close": _close,
         "pause": _pause,
         "resume": _resume,
+        "load": _load,
+        "reveal": _reveal,
     }
 
     def _unseat(self, student, code) -> None:
@@ -377,6 +399,12 @@ class Classrooms:
         if student is None:
             raise IllegalMove("no_such_student")
         return student
+
+    def _table(self, data, code) -> str:
+        """The code of one of the class's tables that is still there, or IllegalMove `no_such_table`."""
+        if code not in data["tables"] or self.store.load(code) is None:
+            raise IllegalMove("no_such_table")
+        return code
 
     def _waiting(self, data) -> list[dict]:
         return [s for s in data["students"] if self.table_of(s) is None]

@@ -1,7 +1,8 @@
-"""Where dice come from: the system's secure generator, a seeded one, or a fixed list."""
+"""Where dice come from: the system's secure generator, a seeded one, a loaded one, or a fixed list."""
 
 import random
 import secrets
+from fractions import Fraction
 
 
 class SeededDice:
@@ -20,6 +21,19 @@ class SystemDice(SeededDice):
 
     def __init__(self):
         super().__init__(secrets.SystemRandom())
+
+
+class LoadedDice:
+    """A lesson's loaded dice (a class's table only, docs/rules.md §7): every die shows a six `six` of
+    the time and each other face an equal share of the rest; drawn from `base`'s generator when it has one."""
+
+    def __init__(self, six: Fraction, base=None):
+        self.six = Fraction(six)
+        self._random = getattr(base, "_random", None) or secrets.SystemRandom()
+
+    def roll(self, count: int) -> list[int]:
+        """Roll `count` loaded dice."""
+        return [6 if self._random.random() < self.six else self._random.randint(1, 5) for _ in range(count)]
 
 
 class FixedDice:

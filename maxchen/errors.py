@@ -111,6 +111,10 @@ REASONS = {
     "resume_first": "not_allowed",
     "no_countdown": "not_allowed",
     "countdown_seconds": "bad_value",
+    "loading": "bad_value",
+    "already_loaded": "not_allowed",
+    "nothing_loaded": "not_allowed",
+    "already_revealed": "not_allowed",
 }
 
 

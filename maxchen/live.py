@@ -12,6 +12,7 @@ import functools
 import hashlib
 import threading
 import time
+from fractions import Fraction
 
 from babel.support import NullTranslations
 from flask import current_app, has_app_context
@@ -28,6 +29,7 @@ from .rulesets import DEFAULT, N_, REGISTRY, RULESETS, SHARED_PHONE, TITLES
 PUBLIC_AREAS = ("players", "table")
 BOARD_AREA = "stats"  # a watcher's page (the board) only
 PRIVATE_AREA = "controls"
+SHARES = {"1/4": N_("1 time in 4"), "1/3": N_("1 time in 3"), "1/2": N_("1 time in 2")}  # a loading's six, in words
 
 
 _CATALOGS: dict = {}
@@ -100,6 +102,7 @@ def _context(code: str, rules_name: str, names: dict, lang: str) -> dict:
         # The teaching hint: a fresh roll's odds of reaching `value`, and of a true announcement after it.
         "chances": rule_set.hint,
         "titles": TITLES,
+        "shares": SHARES,
     }
 
 
@@ -214,7 +217,26 @@ def class_parts(overview: dict, classrooms, lang: str | None = None) -> dict[str
         "joined": _render("partials/class_joined.html", context),
         "tables": _render("partials/class_tables.html", context),
         BOARD_AREA: class_stats(overview, classrooms, lang),
+        "hunt": class_hunt(overview, lang),
     }
+
+
+def class_hunt(overview: dict, lang: str | None = None, teacher: bool = False) -> Markup:
+    """The loaded-dice hunt (inner HTML): each table's dice by face; the loaded table once revealed (or to
+    the `teacher`)."""
+    loaded = overview.get("loaded")
+    tables = [(overview["numbers"][room.code], room.counts) for room in overview["every_table"]]
+    found = None
+    if loaded and (loaded["revealed"] or teacher):
+        found = overview["numbers"].get(loaded["table"])
+    context = {
+        **_context(overview["code"], overview["rules"], {}, _lang(lang)),
+        "hunt": stats.hunt(tables, Fraction(loaded["six"]) if loaded else None),
+        "share_words": SHARES[loaded["six"]] if loaded else None,
+        "found": found,
+        "revealed": bool(loaded and loaded["revealed"]),
+    }
+    return Markup(_render("partials/hunt.html", context))  # noqa: S704 - autoescaped
 
 
 def class_stats(overview: dict, classrooms, lang: str | None = None, full: bool = False) -> Markup:

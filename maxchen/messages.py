@@ -96,6 +96,10 @@ TEXTS = {
     "resume_first": _l("Every table is paused: resume first."),
     "no_countdown": _l("No countdown is running."),
     "countdown_seconds": _l("A countdown runs from %(low)s to %(high)s seconds."),
+    "loading": _l("Choose how often a loaded die shows a six: %(choices)s."),
+    "already_loaded": _l("One table's dice are loaded already: one hunt per lesson."),
+    "nothing_loaded": _l("No table's dice are loaded."),
+    "already_revealed": _l("The loaded table is revealed already."),
 }
 
 TEXTS.update(

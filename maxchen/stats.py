@@ -33,9 +33,9 @@ def theory(kind: str) -> dict[int, Fraction]:
 
 
 @cache
-def loaded(kind: str) -> dict[int, Fraction]:
-    """Shares with one die loaded (a six `LOADED_SIX` of the time): its `faces`, or `values` of it and a fair one."""
-    die = {face: LOADED_SIX if face == 6 else (1 - LOADED_SIX) / 5 for face in FACES}
+def loaded(kind: str, six: Fraction = LOADED_SIX) -> dict[int, Fraction]:
+    """Shares with one die loaded (a six `six` of the time): its `faces`, or `values` of it and a fair one."""
+    die = {face: six if face == 6 else (1 - six) / 5 for face in FACES}
     if kind == "faces":
         return die
     shares = dict.fromkeys(two_dice.VALUES, Fraction(0))
@@ -129,25 +129,28 @@ def noncentral_tail(statistic: float, df: int, shift: float) -> float:
     return min(1.0, total)
 
 
-def _shift(kind: str) -> float:
+def _shift(kind: str, six: Fraction) -> float:
     """The noncentrality one roll adds under the loading: Σ (loaded − fair)² / fair."""
-    fair, load = theory(kind), loaded(kind)
+    fair, load = theory(kind), loaded(kind, six)
     return float(sum((load[key] - share) ** 2 / share for key, share in fair.items()))
 
 
 @lru_cache(maxsize=4096)
-def power(rolls: int, kind: str) -> float:
-    """How often a test of `rolls` rolls at `ALPHA` notices the loading of `loaded` (large-sample χ²)."""
+def power(rolls: int, kind: str, six: Fraction = LOADED_SIX) -> float:
+    """How often a test of `rolls` rolls at `ALPHA` notices the loading of `loaded` (large-sample χ²); never
+    before `needed` rolls, when there is no test at all."""
+    if rolls < needed(kind):
+        return 0.0
     df = len(theory(kind)) - 1
-    return noncentral_tail(critical(df), df, rolls * _shift(kind))
+    return noncentral_tail(critical(df), df, rolls * _shift(kind, six))
 
 
 @cache
-def rolls_to_notice(kind: str) -> int:
-    """How many rolls the test needs to notice the loading `POWER` of the time."""
+def rolls_to_notice(kind: str, six: Fraction = LOADED_SIX) -> int:
+    """How many rolls the test needs to notice the loading `POWER` of the time (and to be made at all)."""
     df = len(theory(kind)) - 1
     shift = _solve(lambda s: noncentral_tail(critical(df), df, s) - POWER, 0.0, 1000.0)
-    return math.ceil(shift / _shift(kind))
+    return max(needed(kind), math.ceil(shift / _shift(kind, six)))
 
 
 def needed(kind: str) -> int:
@@ -388,6 +391,59 @@ def shown(counts: dict) -> dict:
     }
 
 
+# --- the hunt: which table's dice are loaded? ---
+#
+# Each table's dice by face, from every roll of its games that are over (a
+# two-dice value is its two faces: 63 is a six and a three), tested alone.
+# With several fair tables one of them looks unusual by chance now and then:
+# the board says how often.
+
+
+def faces_of(counts: dict) -> dict[int, int]:
+    """Every die of a room's games that are over, by face."""
+    faces = dict.fromkeys(FACES, 0)
+    for key, n in counts.get("faces", {}).items():
+        faces[int(key)] += n
+    for key, n in counts.get("values", {}).items():
+        for face in divmod(int(key), 10):
+            faces[face] += n
+    return faces
+
+
+def hunt(tables, six: Fraction | None = None) -> dict:
+    """`tables` as (number, counts) pairs: each table's dice by face against theory, and what the test can do.
+
+    Per table: `test` (as `test` of its faces), `cells` (per face: observed,
+    expected, and `z`, the standardized residual (O − E)/√E: its square is the
+    face's part of χ²), and `power`, how often a test of as many dice notices
+    the loading `six`. `to_notice`: the dice a table needs for the test to
+    notice it `POWER` of the time. `false_alarm`: the chance that at least one
+    of the fair tables (all but one, when one is loaded) looks unusual by chance.
+    """
+    rows = []
+    for number, counts in tables:
+        result = test(faces_of(counts), "faces")
+        cells = [
+            {
+                "face": row["key"],
+                "observed": row["observed"],
+                "expected": row["expected"],
+                "z": (row["observed"] - row["expected"]) / math.sqrt(row["expected"]) if row["expected"] else 0.0,
+            }
+            for row in result["rows"]
+        ]
+        strength = power(result["total"], "faces", six) if six else None
+        rows.append({"number": number, "test": result, "cells": cells, "power": strength})
+    fair = max(0, len(rows) - (six is not None))
+    return {
+        "rows": rows,
+        "six": six,
+        "to_notice": rolls_to_notice("faces", six) if six else None,
+        "false_alarm": 1 - (1 - ALPHA) ** fair,
+        "fair_tables": fair,
+    }
+
+
 # --- the same figures as JSON (GET /api/rooms/<code>/stats, /api/classes/<code>/stats) ---
 
 SAMPLES = {
@@ -483,11 +539,11 @@ def _cell(text: str) -> str:
 
 
 def log_csv_header(tables: bool = False) -> tuple:
-    """The CSV's first row (a class's starts with its table)."""
-    return ("table", *LOG_CSV_COLUMNS) if tables else LOG_CSV_COLUMNS
+    """The CSV's first row (a class's starts with its table and ends with its loading)."""
+    return ("table", *LOG_CSV_COLUMNS, "loaded") if tables else LOG_CSV_COLUMNS
 
 
-def log_csv_rows(entries, names: bool = False, table=None, running=None):
+def log_csv_rows(entries, names: bool = False, table=None, running=None, loaded=None):
     """A room's roll log (`store.room_log`) as CSV rows: one per roll the table may know, oldest first.
 
     Players are P1, P2, … in the order they first appear in the log (rolling
@@ -496,7 +552,9 @@ def log_csv_rows(entries, names: bool = False, table=None, running=None):
     number (`table`) first. `sample`: `all` when every roll of its game is
     here (the game is over), `checked` for the game still `running` (its
     number) and for a game that never ended: only its checked cups may be
-    known (a skewed sample, no test of the dice). docs/API.md lists the columns.
+    known (a skewed sample, no test of the dice). `loaded`: the table's
+    loading, once revealed: the share of sixes, on its rolls from the loading's
+    first game on (a class's `loaded` column). docs/API.md lists the columns.
     """
     labels: dict[str, str] = {}
     for entry in entries:
@@ -518,21 +576,29 @@ def log_csv_rows(entries, names: bool = False, table=None, running=None):
             continue  # not yet the table's to know: a roll passed on unseen, in a game not over
         bid = entry["bid"] or {}
         moment = datetime.datetime.fromtimestamp(entry["time"], datetime.UTC)
-        yield ([] if table is None else [table]) + [
-            entry["game"],
-            entry["round"],
-            moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
-            entry["rules"],
-            who(entry["player"], entry["name"]),
-            " ".join(map(str, entry["dice"])),
-            entry["value"],
-            entry["announced"],
-            bid.get("count"),
-            bid.get("face"),
-            entry["table"],
-            who(entry["answerer"], entry["answerer_name"]),
-            "too_high" if entry["bid"] and entry["outcome"] == "lie" else entry["outcome"],  # logged before too_high
-            flag(is_lie(entry)),
-            flag(too_high(entry)),
-            "checked" if entry["game"] in unsettled else "all",
-        ]
+        first = [] if table is None else [table]
+        last = [] if table is None else [loaded["six"] if loaded and entry["game"] >= loaded["game"] else ""]
+        yield (
+            first
+            + [
+                entry["game"],
+                entry["round"],
+                moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                entry["rules"],
+                who(entry["player"], entry["name"]),
+                " ".join(map(str, entry["dice"])),
+                entry["value"],
+                entry["announced"],
+                bid.get("count"),
+                bid.get("face"),
+                entry["table"],
+                who(entry["answerer"], entry["answerer_name"]),
+                "too_high"
+                if entry["bid"] and entry["outcome"] == "lie"
+                else entry["outcome"],  # logged before too_high
+                flag(is_lie(entry)),
+                flag(too_high(entry)),
+                "checked" if entry["game"] in unsettled else "all",
+            ]
+            + last
+        )

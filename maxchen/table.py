@@ -10,9 +10,11 @@ import hashlib
 import math
 import secrets
 from dataclasses import dataclass
+from fractions import Fraction
 
 from . import fastjson as json
 from . import stats
+from .dice import LoadedDice
 from .errors import IllegalMove
 from .names import clean_name, looks_like
 from .rules.bots import STRATEGIES
@@ -28,6 +30,7 @@ ROOM_TTL = 6 * 3600
 CLASS_DECIDES = frozenset(("start", "configure", "seat", "remove", "add_bot"))
 RESULTS_KEPT = 100  # games whose result a room keeps
 COUNTDOWN = (5, 90 * 60)  # the seconds a class's countdown may run: its lowest and highest
+LOADINGS = ("1/4", "1/3", "1/2")  # how often a loaded table's dice may show a six (a lesson's hunt)
 BOT_NAMES = ("Ada", "Blaise", "Carl", "Emmy", "Pierre", "Grace", "Kurt", "Sofia", "Alan", "Hypatia")
 
 
@@ -54,6 +57,13 @@ def ruleset_name(rules) -> str:
 def hash_token(token: str) -> str:
     """Tokens are kept only as hashes, so a leaked store leaks no seat."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def dice_of(loaded: dict | None, dice, game: int):
+    """The dice a table's game number `game` rolls with: `dice`, or from a loading's first game on loaded ones."""
+    if loaded is not None and game >= loaded["game"]:
+        return LoadedDice(Fraction(loaded["six"]), dice)
+    return dice
 
 
 @dataclass
@@ -93,8 +103,12 @@ class Room:
         ended=None,
         results=None,
         places=None,
+        loaded=None,
     ):
         self.code = code
+        # A class's table whose dice its teacher loaded: {"six": "1/4", "game": the first game rolled so,
+        # "revealed": told to the table}. Only a revealed loading is in the views.
+        self.loaded = loaded
         self.paused = paused  # a class's table its teacher paused: nobody acts until the teacher resumes
         self.ends_at = ends_at  # a class's countdown (epoch seconds): after it, the game ends with its round
         self.ended = ended  # why the last game ended early: "teacher" (stopped) or "time" (the countdown)
@@ -250,7 +264,32 @@ class Room:
         self.results.append({**result, "places": places, "ended": self.ended})
         del self.results[:-RESULTS_KEPT]
 
-    _LESSON_MOVES = {"pause": _pause, "resume": _resume, "stop": _stop, "countdown": _countdown}
+    def load_dice(self, six) -> None:
+        """A class's table: its dice are loaded from its next game on, a six `six` of the time (one of
+        `LOADINGS`). No view shows it until `reveal` (Rooms.load_dice saves it without a new version)."""
+        if not self.classroom:
+            raise IllegalMove("not_teacher")
+        if six not in LOADINGS:
+            raise IllegalMove("loading", choices=", ".join(LOADINGS))
+        if self.loaded is not None:
+            raise IllegalMove("already_loaded")
+        self.loaded = {"six": six, "game": self.games + 1, "revealed": False}
+
+    def _reveal(self, payload):
+        """The table is told that its dice are loaded (they stay so)."""
+        if self.loaded is None:
+            raise IllegalMove("nothing_loaded")
+        if self.loaded["revealed"]:
+            raise IllegalMove("already_revealed")
+        self.loaded["revealed"] = True
+
+    _LESSON_MOVES = {
+        "pause": _pause,
+        "resume": _resume,
+        "stop": _stop,
+        "countdown": _countdown,
+        "reveal": _reveal,
+    }
 
     def named(self, error: IllegalMove) -> IllegalMove:
         """The refusal with a player id in its `name` param put as the player's name."""
@@ -300,8 +339,8 @@ class Room:
         members = self.members()
         if len(members) < self.ruleset.MIN_PLAYERS:
             raise IllegalMove("too_few", game=self.ruleset.TITLE, low=self.ruleset.MIN_PLAYERS)
-        self.game = self.ruleset([s.id for s in members], self.options, dice)
         self.games += 1
+        self.game = self.ruleset([s.id for s in members], self.options, dice_of(self.loaded, dice, self.games))
         self.ended = self.places = None
         self.seats = members
         for seat in members:
@@ -549,6 +588,7 @@ class Room:
             "ends_at": self.ends_at,
             "ended": self.ended,
             "places": self.places,
+            "loaded": self.loaded["six"] if self.loaded and self.loaded["revealed"] else None,
         }
         if game is not None:
             view.update(game.view_for(player))
@@ -604,11 +644,15 @@ class Room:
             "results": self.results,
             "places": self.places,
             "games": self.games,
+            "loaded": self.loaded,
         }
 
     @classmethod
     def from_dict(cls, data: dict, dice) -> "Room":
         """A room restored from `to_dict` output."""
+        games = data.get("games", 1 if data["game"] else 0)  # saved before games were numbered
+        loaded = data.get("loaded")
+        dice = dice_of(loaded, dice, games)
         game = RULESETS[data["rules"]].from_dict(data["game"], dice, copy_state=False) if data["game"] else None
         return cls(
             code=data["code"],
@@ -625,7 +669,8 @@ class Room:
             since=data.get("since"),
             counts=data.get("counts"),
             classroom=data.get("classroom"),
-            games=data.get("games", 1 if data["game"] else 0),  # saved before games were numbered
+            games=games,
+            loaded=loaded,
             paused=data.get("paused", False),
             ends_at=data.get("ends_at"),
             ended=data.get("ended"),

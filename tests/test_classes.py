@@ -399,3 +399,61 @@ def test_the_class_board_never_holds_a_hidden_die_or_salt_in_any_phase(app, clas
             break
         rooms.act(room.code, *some_move(rooms, room.code, seats, rng))
     assert rooms.load(table.code).phase == "over"
+
+
+def test_the_hunt_from_the_desk_the_board_finds_it_and_the_reveal_tells_everyone(monkeypatch):
+    from app import create_app
+    from maxchen.rooms import Rooms
+
+    from .test_classroom import play_out
+
+    app = create_app({"TESTING": True, "ROOMS": Rooms(dice=SeededDice(4)), "SECRET_KEY": "test"})
+    classes = app.extensions["maxchen.classes"]
+    teacher, stranger = app.test_client(), app.test_client()
+    code = teacher.post("/classes", data={"rules": "maexchen", "size": "4"}).headers["Location"].rsplit("/", 1)[1]
+    students = {}
+    for name in ("Ann", "Ben", "Cem", "Dora", "Eli", "Fay", "Gus", "Hana"):
+        students[name] = app.test_client()
+        students[name].post(f"/c/{code}/join", data={"name": name})
+    teacher.post(f"/c/{code}/act", data={"action": "seat"}, headers=HTMX)
+    one, two = classes.overview(code)["tables"]
+    at_two = next(n for n in students if n in {s.name for s in two.members()})
+    two_page = students[at_two].get(f"/c/{code}").headers["Location"]
+
+    # Only the teacher loads; a bad share is refused in words and loads nothing.
+    load = {"action": "load", "table": two.code, "six": "1/2"}
+    assert students["Ann"].post(f"/c/{code}/act", data=load, headers=HTMX).status_code == 403
+    bad = teacher.post(f"/c/{code}/act", data={**load, "six": "9/10"}, headers=HTMX)
+    assert "Choose how often a loaded die shows a six: 1/4, 1/3, 1/2." in bad.get_data(as_text=True)
+    assert classes.load(code)["loaded"] is None
+    desk = " ".join(teacher.post(f"/c/{code}/act", data=load, headers=HTMX).get_data(as_text=True).split())
+    assert "Table 2's dice are loaded: a six 1 time in 2. Only you know." in desk
+    assert 'data-action="reveal"' in desk and 'data-action="load"' not in desk
+    teacher.post(f"/c/{code}/act", data={"action": "start"}, headers=HTMX)
+    rng = random.Random(5)
+    for table in (one, two):
+        play_out(classes.rooms, table.code, rng)
+
+    # The board hunts: it knows the loading, not the table; table 2's dice stand out.
+    board = stranger.get(f"/c/{code}/board?show=hunt").get_data(as_text=True)
+    assert "Which table's dice are loaded?" in board and "Which one?" in board
+    assert "It was table" not in board and 'class="loaded"' not in board
+    rows = dict(re.findall(r'<tr data-table="(\d)" data-verdict="(\w+)"', board))
+    assert rows == {"1": "no_sign", "2": "suspect"}  # one seeded lesson: found
+    assert "The dice at this table are loaded" not in students[at_two].get(two_page).get_data(as_text=True)
+    csv_rows = stranger.get(f"/c/{code}/stats.csv").get_data(as_text=True).lstrip("\ufeff").splitlines()
+    assert csv_rows[0].endswith(",sample,loaded") and all(row.endswith(",") for row in csv_rows[1:])
+    assert "It was table" not in stranger.get(f"/c/{code}/summary").get_data(as_text=True)
+    mine = teacher.get(f"/c/{code}/summary").get_data(as_text=True)  # the teacher's own summary knows
+    assert "It was table 2. (Only you see this: reveal it from the desk.)" in mine
+
+    teacher.post(f"/c/{code}/act", data={"action": "reveal"}, headers=HTMX)
+    board = stranger.get(f"/c/{code}/board?show=hunt").get_data(as_text=True)
+    assert "It was table 2." in board and '<tr data-table="2" data-verdict="suspect" class="loaded">' in board
+    page = students[at_two].get(two_page).get_data(as_text=True)
+    assert "The dice at this table are loaded: a six comes up 1 time in 2." in page
+    csv_rows = stranger.get(f"/c/{code}/stats.csv").get_data(as_text=True).lstrip("\ufeff").splitlines()
+    loaded = {row.split(",")[0]: row.rsplit(",", 1)[1] for row in csv_rows[1:]}
+    assert loaded == {"1": "", "2": "1/2"}
+    summary = stranger.get(f"/c/{code}/summary").get_data(as_text=True)
+    assert "It was table 2." in summary and "Only you see this" not in summary

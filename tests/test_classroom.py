@@ -279,3 +279,86 @@ def test_an_action_that_is_no_word_is_refused_at_a_class_table_and_changes_nothi
     with pytest.raises(IllegalMove, match="unknown_action"):
         classes.rooms.act(table.code, table.host, {"action": action})
     assert classes.rooms.load(table.code).to_dict() == before
+
+
+def play_out(rooms, code, rng) -> None:
+    """Every seat of a table plays as an honest bot until its game is over."""
+    from maxchen import bots
+
+    for _ in range(5000):
+        room = rooms.load(code)
+        if room.phase != "playing":
+            return
+        player = room.game.waiting_for()[0]
+        rooms.act(code, player, bots.act("honest", rooms.view(code, player), rng))
+    raise AssertionError("the game did not end")
+
+
+def test_the_hunt_loads_one_table_in_secret_and_the_reveal_tells_it(classes):
+    import random
+
+    code, teacher, _ = seated(classes, 8)
+    one, two = classes.overview(code)["tables"]
+    rooms = classes.rooms
+    before = {t.code: rooms.view(t.code, t.host) for t in (one, two)}
+    classes.act(code, teacher, {"action": "load", "table": two.code, "six": "1/2"})
+    # Secret: no view changes, not even the version (a student watching the API learns nothing).
+    assert {t.code: rooms.view(t.code, t.host) for t in (one, two)} == before
+    assert classes.load(code)["loaded"] == {"table": two.code, "six": "1/2", "revealed": False}
+    classes.act(code, teacher, {"action": "start"})
+    rng = random.Random(3)
+    for table in (one, two):
+        play_out(rooms, table.code, rng)
+    overview = classes.overview(code)
+    faces = {t.code: stats.faces_of(t.counts) for t in overview["every_table"]}
+    # Half the loaded table's dice are sixes (every die of every roll of its game: both dice of a cup).
+    assert faces[two.code][6] / sum(faces[two.code].values()) > 0.35
+    assert faces[one.code][6] / sum(faces[one.code].values()) < 0.3
+    assert rooms.view(two.code, two.host)["loaded"] is None  # not yet told
+
+    classes.act(code, teacher, {"action": "reveal"})
+    assert rooms.view(two.code, two.host)["loaded"] == "1/2"
+    assert rooms.view(one.code, one.host)["loaded"] is None
+    classes.act(code, teacher, {"action": "start"})  # the next game is loaded too, and says so
+    assert rooms.view(two.code, two.host)["loaded"] == "1/2"
+
+
+def test_every_bad_hunt_move_is_refused_and_changes_nothing(classes):
+    code, teacher, tokens = seated(classes, 8)
+    one = classes.overview(code)["tables"][0]
+    stored = classes.load(code)
+    cases = [
+        ({"action": "reveal"}, "nothing_loaded"),
+        ({"action": "load", "table": one.code, "six": "1/6"}, "loading"),
+        ({"action": "load", "table": one.code, "six": 0.25}, "loading"),
+        ({"action": "load", "table": one.code}, "loading"),
+        ({"action": "load", "table": "ZZZZZ", "six": "1/4"}, "no_such_table"),
+        ({"action": "load", "table": ["x"], "six": "1/4"}, "no_such_table"),
+    ]
+    for payload, reason in cases:
+        with pytest.raises(IllegalMove, match=reason):
+            classes.act(code, teacher, payload)
+        assert classes.load(code)["loaded"] is None
+        assert classes.rooms.load(one.code).loaded is None
+    # A student never loads or reveals, neither through the class nor at their table.
+    with pytest.raises(IllegalMove, match="not_teacher"):
+        classes.act(code, tokens["S1"], {"action": "load", "table": one.code, "six": "1/4"})
+    with pytest.raises(IllegalMove, match="not_teacher|class_decides|unknown_action"):
+        classes.rooms.act(one.code, one.host, {"action": "reveal"})
+    classes.act(code, teacher, {"action": "load", "table": one.code, "six": "1/4"})
+    with pytest.raises(IllegalMove, match="already_loaded"):
+        classes.act(code, teacher, {"action": "load", "table": one.code, "six": "1/3"})
+    classes.act(code, teacher, {"action": "reveal"})
+    with pytest.raises(IllegalMove, match="already_revealed"):
+        classes.act(code, teacher, {"action": "reveal"})
+    assert stored["version"] < classes.load(code)["version"]
+
+
+def test_a_party_rooms_dice_are_never_loaded():
+    rooms = Rooms()
+    ann = rooms.create("Ann")
+    with pytest.raises(IllegalMove, match="not_teacher"):
+        rooms.load_dice(ann["code"], "1/4")
+    with pytest.raises(IllegalMove, match="not_teacher"):
+        rooms.act(ann["code"], ann["player"], {"action": "reveal"})
+    assert rooms.load(ann["code"]).loaded is None

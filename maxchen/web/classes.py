@@ -13,7 +13,7 @@ from .. import messages
 from ..budgets import CLASS_JOINS, DOWNLOADS, PAGES, ROOMS, limited
 from ..classroom import DEFAULT_SIZE, TABLE_SIZES, normalize_class_code
 from ..errors import IllegalMove
-from ..live import class_stats, standings, wrap_class_parts
+from ..live import SHARES, class_hunt, class_stats, standings, wrap_class_parts
 from ..names import shown_name
 from ..rulesets import DEFAULT, REGISTRY, RULESETS
 from . import forms
@@ -162,7 +162,7 @@ def board(code):
     )
 
 
-BOARD_SHOWS = ("join", "tables", "stats")  # the class board shows one of them, big, or everything
+BOARD_SHOWS = ("join", "tables", "stats", "hunt")  # the class board shows one of them, big, or everything
 
 
 @bp.get("/c/<code>/summary")
@@ -171,8 +171,12 @@ def summary(code):
     """The lesson's summary: each table's games and results, the statistics pooled; made to print."""
     code = _class_or_404(code)
     overview = classrooms().overview(code)
-    stats_html = class_stats(overview, classrooms(), str(get_locale()), full=True)
-    return render_template("class_summary.html", code=code, overview=overview, stats_html=stats_html)
+    lang = str(get_locale())
+    stats_html = class_stats(overview, classrooms(), lang, full=True)
+    hunt_html = class_hunt(overview, lang, teacher=_role(code)[0] == "teacher")
+    return render_template(
+        "class_summary.html", code=code, overview=overview, stats_html=stats_html, hunt_html=hunt_html
+    )
 
 
 @bp.get("/c/<code>/stats.csv")
@@ -187,10 +191,21 @@ def stats_csv(code):
     overview = classrooms().overview(code)
     rooms = {room.code: room for room in overview["every_table"]}
     logs = [
-        (number, lambda table=table: store.room_log(table), running_game(rooms[table]) if table in rooms else None)
+        (
+            number,
+            lambda table=table: store.room_log(table),
+            running_game(rooms[table]) if table in rooms else None,
+            _revealed(rooms.get(table)),
+        )
         for number, table in enumerate(classrooms().load(code)["tables"], 1)
     ]
     return log_csv(logs, code, names, tables=True)
+
+
+def _revealed(room) -> dict | None:
+    """A table's loading once the class knows of it (else None: the CSV says nothing before the teacher)."""
+    loaded = room.loaded if room is not None else None
+    return loaded if loaded and loaded["revealed"] else None
 
 
 COUNTDOWNS = (60, 120, 180, 300, 600, 900, 1200, 1800)  # the desk's choices, in seconds
@@ -218,6 +233,7 @@ def _desk(code: str) -> dict:
         "overview": overview,
         "progress": {table.code: _progress(table) for table in overview["tables"]},
         "countdowns": COUNTDOWNS,
+        "shares": SHARES,
         "sizes": TABLE_SIZES,
         "rulesets": list(RULESETS),
         "option_specs": specs,

@@ -12,7 +12,7 @@ from ..rulesets import REGISTRY, RULESETS
 NUMBER_FIELDS = tuple(dict.fromkeys(("version", "seat", *(f for r in REGISTRY.values() for f in r.fields))))
 WHOLE = re.compile(r"-?[0-9]{1,9}")  # ASCII digits only: "²".isdigit() is true, int("²") fails
 ROOM_TEXT_FIELDS = ("value", "player", "strategy")
-CLASS_TEXT_FIELDS = ("student", "table")
+CLASS_TEXT_FIELDS = ("student", "table", "six")
 
 
 def number(text: str) -> int | str:
