@@ -418,7 +418,7 @@ def hunt(tables, six: Fraction | None = None) -> dict:
     face's part of χ²), and `power`, how often a test of as many dice notices
     the loading `six`. `to_notice`: the dice a table needs for the test to
     notice it `POWER` of the time. `false_alarm`: the chance that at least one
-    of the fair tables (all but one, when one is loaded) looks unusual by chance.
+    of the fair tables tested (all but one, when one is loaded) looks unusual by chance.
     """
     rows = []
     for number, counts in tables:
@@ -434,7 +434,8 @@ def hunt(tables, six: Fraction | None = None) -> dict:
         ]
         strength = power(result["total"], "faces", six) if six else None
         rows.append({"number": number, "test": result, "cells": cells, "power": strength})
-    fair = max(0, len(rows) - (six is not None))
+    tested = sum(row["test"]["verdict"] != "few" for row in rows)  # a table of too few dice never alarms
+    fair = max(0, tested - (six is not None))
     return {
         "rows": rows,
         "six": six,

@@ -27,6 +27,24 @@
     else if (data.teacher) roster();
   });
   socket.on("tables", roster); // a table changed: who sits where, which table plays
+  // A choice made on the desk and not yet sent (a form sent by its button: the hunt's table, the
+  // countdown's minutes) outlives the roster drawn anew under it; sending the form forgets it.
+  const chosen = new Map();
+  const key = (select) => select.form.className + "|" + select.name;
+  document.addEventListener("change", (event) => {
+    const select = event.target;
+    if (select.matches("#roster form:not([hx-trigger]) select")) chosen.set(key(select), select.value);
+  });
+  document.body.addEventListener("htmx:beforeRequest", (event) => {
+    const form = event.detail.elt.closest && event.detail.elt.closest("form");
+    if (form) for (const select of form.querySelectorAll("select")) chosen.delete(key(select));
+  });
+  document.body.addEventListener("htmx:afterSwap", () => {
+    for (const select of document.querySelectorAll("#roster form:not([hx-trigger]) select")) {
+      const value = chosen.get(key(select));
+      if (value !== undefined && [...select.options].some((o) => o.value === value)) select.value = value;
+    }
+  });
   document.body.addEventListener("htmx:beforeSwap", (event) => {
     const xhr = event.detail.xhr;
     if (xhr.getResponseHeader("X-Maxchen-Toast")) {

@@ -15,8 +15,9 @@
   const only = document.querySelector('meta[name="maxchen-transports"]');
   const TRANSPORTS = only ? only.content.split(" ") : ["websocket", "polling"];
 
+  // The page says its language: a socket's handshake may come without the browser's Accept-Language.
   M.connect = (auth) => io({
-    auth, transports: TRANSPORTS, tryAllTransports: TRANSPORTS.length > 1, reconnectionDelay: 500, reconnectionDelayMax: 3000,
+    auth: { ...auth, lang: document.documentElement.lang }, transports: TRANSPORTS, tryAllTransports: TRANSPORTS.length > 1, reconnectionDelay: 500, reconnectionDelayMax: 3000,
   });
 
   // A refusal shows for a few seconds (or until tapped), never over the next turn.

@@ -114,16 +114,20 @@ class Phone:
         """What this phone is asked to do now, from its page."""
         return self.look()[0]
 
-    def look(self) -> tuple[str | None, str | None, bool]:
-        """In one question to the page: what it asks of this phone, the version of its own part, game over."""
+    def look(self) -> tuple[str | None, str | None, bool, int]:
+        """In one question to the page: what it asks of this phone, the version of its own part, game over,
+        the round."""
         return tuple(
             self.page.evaluate(
                 """() => {
                     const q = (s) => document.querySelector(s);
+                    const shown = (s) => { const e = q(s); return !!e && e.getClientRects().length > 0; };
                     const state = q("#cup.my-turn") ? "shake" : q("form.announce") ? "announce"
-                        : q("#controls button[data-action=check]") ? "decide" : null;
+                        : q("#controls button[data-action=check]") ? "decide"
+                        : shown("#controls button[data-action=doubt]") ? "doubt" : shown("form.bid") ? "bid" : null;
                     const controls = q("#controls");
-                    return [state, controls && controls.dataset.version, !!q(".result")];
+                    const meta = q("#table [data-meta]");
+                    return [state, controls && controls.dataset.version, !!q(".result"), +(meta?.dataset.round || 0)];
                 }"""
             )
         )
@@ -933,7 +937,8 @@ def test_a_newcomer_plays_against_bots_from_the_home_page_to_the_end(browser):
 
 def test_a_lesson_of_twelve_phones_from_the_join_screen_to_its_summary(browser, server):
     """A teacher's laptop, a projector at 1280×720 and twelve phones in three languages: the join screen,
-    seating, start, pause and resume, a countdown that ends every table, the lesson's summary."""
+    seating, start, pause and resume, a countdown that ends every table, a loaded table found on the board
+    and revealed, the lesson's summary."""
     desk = browser.new_context(viewport={"width": 1280, "height": 800}, locale="de-DE").new_page()
     desk.on("dialog", lambda dialog: dialog.accept())  # "End every game now?" and the like
     desk.goto(server.url + "/")
@@ -984,7 +989,7 @@ def test_a_lesson_of_twelve_phones_from_the_join_screen_to_its_summary(browser, 
     projector.wait_for_function("() => document.querySelectorAll('.class-table').length === 3")
     assert projector.locator("svg[onload]").count() == 0
     desk.wait_for_selector(".table-card >> nth=2")
-    assert desk.locator("button[data-action]").evaluate_all("bs => bs.map(b => b.dataset.action)") == ["start", "close"]
+    assert desk.locator("button[data-action]").evaluate_all("bs => bs.map(b => b.dataset.action)") == ["start", "load", "close"]
     desk.screenshot(path=str(ARTIFACTS / "class-desk.png"))
     assert look.problems(desk) == [], look.problems(desk)
 
@@ -1063,14 +1068,55 @@ def test_a_lesson_of_twelve_phones_from_the_join_screen_to_its_summary(browser, 
     desk.wait_for_function("() => document.querySelectorAll('.table-card .progress[data-phase=over]').length === 3")
     assert "Zeit um" in desk.inner_text(".table-card .progress >> nth=0")
 
+    # The hunt: the class plays Lügen (12 dice a round at a table of four), and the desk loads table 2's
+    # dice in secret (a six every other die). Table 2 plays 8 rounds, then the teacher stops every table
+    # (the round in play is void). The board's Hunt finds the table; nobody is told until the teacher
+    # reveals it.
+    desk.select_option("form.options select[name=rules]", "luegen")
+    for phone in tables[list(tables)[0]]:
+        phone.page.wait_for_selector("#table [data-meta][data-rules=luegen]", state="attached")
+    loaded = desk.locator(".hunt-form select[name=table] option >> nth=1").get_attribute("value")
+    desk.select_option(".hunt-form select[name=table]", loaded)
+    desk.select_option(".hunt-form select[name=six]", "1/2")
+    desk.click("button[data-action=load]")
+    desk.wait_for_selector("button[data-action=reveal]")
+    # The choices held while the roster was drawn anew (a table changes all the time).
+    assert "Die Würfel von Tisch 2 sind gezinkt: eine Sechs in 1 von 2 Würfen." in desk.inner_text(".hunt-state")
+    desk.click("button[data-action=start]")  # the next game everywhere
+    for seated in tables.values():
+        seated[0].page.wait_for_selector("#cup.my-turn")
+    play_tables([tables[loaded]], rounds=8)  # 84 dice or more: the test misses half sixes 1 time in 10⁴
+    desk.click("button[data-action=stop]")
+    desk.wait_for_function("() => document.querySelectorAll('.table-card .progress[data-phase=over]').length === 3")
+    projector.click(".board-switch a[href$='show=hunt']")
+    projector.wait_for_selector('#hunt tr[data-table="2"]:is([data-verdict=suspect], [data-verdict=unusual])')
+    assert projector.locator("#hunt tr.loaded").count() == 0 and "Welcher?" in projector.inner_text("#hunt")
+    assert sum(phone.page.locator(".notice.loaded").count() for phone in phones) == 0
+    projector.screenshot(path=str(ARTIFACTS / "class-board-hunt.png"))
+    sizes = projector.evaluate(BOARD_SIZES)
+    assert sizes["smallest"] >= 24 and sizes["scroll"] == 0, sizes
+    assert look.problems(projector) == [], look.problems(projector)
+    desk.click("button[data-action=reveal]")
+    projector.wait_for_selector('#hunt tr.loaded[data-table="2"]')
+    assert "Es war Tisch 2." in projector.inner_text("#hunt")
+    told = {
+        "en-US": "The dice at this table are loaded: a six comes up 1 time in 2.",
+        "de-DE": "Die Würfel an diesem Tisch sind gezinkt: Eine Sechs fällt in 1 von 2 Würfen.",
+        "ru-RU": "Кубики за этим столом утяжелены: шестёрка выпадает в 1 броске из 2.",
+    }
+    every_phone_reads({loaded: tables[loaded]}, told, "#table")
+    assert sum(p.page.locator(".notice.loaded").count() for code, s in tables.items() if code != loaded for p in s) == 0
+
     # The lesson's summary: every table's game with its ranking, the statistics, made to print.
     with desk.context.expect_page() as opened:
         desk.click(f"a[href='/c/{code}/summary']")
     summary = opened.value
     summary.wait_for_selector(".summary-stats .chart")
-    assert summary.locator(".summary-games li").count() == 3
-    assert summary.locator(".summary-games .ranking bdi").count() == 12
+    assert summary.locator(".summary-games li").count() == 6  # the countdown's game and the hunt's, each table
+    assert " ".join(summary.locator(".summary-games").all_inner_texts()).count("von der Lehrkraft beendet") == 3
+    assert summary.locator(".summary-games .ranking bdi").count() == 24
     assert " ".join(summary.locator(".summary-games").all_inner_texts()).count("vom Countdown beendet") == 3
+    assert "Es war Tisch 2." in summary.inner_text(".summary-hunt")
     summary.emulate_media(media="print")
     # On paper: white, no top bar, the charts' bars drawn, their words dark.
     paper = summary.evaluate(
@@ -1119,10 +1165,10 @@ BOARD_SIZES = """() => {
 }"""
 
 
-def play_tables(tables: list[list[Phone]], limit=400, between=None):
-    """Play every table to its end at once: a phone whose turn it is moves; the tables do not wait
-    for each other (a phone moves again only once its own part has changed, or after 5 s).
-    `between()` is called before each look at the tables (what else happens while they play)."""
+def play_tables(tables: list[list[Phone]], limit=400, between=None, rounds=None):
+    """Play every table to its end at once (or until round `rounds` is over): a phone whose turn it is
+    moves; the tables do not wait for each other (a phone moves again only once its own part has changed,
+    or after 5 s). `between()` is called before each look at the tables (what else happens while they play)."""
     acted: dict[int, tuple[str, float]] = {}
     over: set[int] = set()
     moves = 0
@@ -1134,10 +1180,10 @@ def play_tables(tables: list[list[Phone]], limit=400, between=None):
             if number in over:
                 continue
             looks = [phone.look() for phone in seated]
-            if looks[0][2]:
+            if looks[0][2] or (rounds is not None and looks[0][3] > rounds):
                 over.add(number)
                 continue
-            for phone, (state, version, _) in zip(seated, looks, strict=True):
+            for phone, (state, version, _, _) in zip(seated, looks, strict=True):
                 last = acted.get(id(phone))
                 if not state or (last and last[0] == version and time.monotonic() - last[1] < 5):
                     continue
@@ -1149,6 +1195,12 @@ def play_tables(tables: list[list[Phone]], limit=400, between=None):
                 try:
                     if state == "shake":
                         shake_by_keys(phone)
+                    elif state == "bid":  # the lowest bid there is
+                        phone.page.click("form.bid .counts label.value:not(:has(input:disabled)) >> nth=0", timeout=5000)
+                        phone.page.click("form.bid .faces label.value:not(:has(input:disabled)) >> nth=0", timeout=5000)
+                        phone.page.click("form.bid button[type=submit]", timeout=5000)
+                    elif state == "doubt":
+                        phone.page.click("#controls button[data-action=doubt]", timeout=5000)
                     elif state == "announce":
                         values = phone.page.locator("form.announce label.value")
                         if values.count():  # none when one value is left: it is chosen already
