@@ -455,6 +455,15 @@ class Classrooms:
             stats.merge(counts, room.counts)
         return stats.shown(counts)
 
+    def faces_in_order(self, tables) -> list[int]:
+        """Every die of `tables`' games that are over (as far as their logs keep them), in the order rolled."""
+        entries = []
+        for room in tables:
+            running = room.games if room.phase == "playing" else None
+            entries += [e for e in self.store.room_log(room.code) if e["public"] and e["game"] != running]
+        entries.sort(key=lambda entry: entry["time"])
+        return [face for entry in entries for face in entry["dice"]]
+
     def sweep(self) -> list[str]:
         """Drop classes untouched for `ttl` seconds whose tables are all gone."""
         cutoff = self.clock() - self.ttl

@@ -218,7 +218,15 @@ def class_parts(overview: dict, classrooms, lang: str | None = None) -> dict[str
         "tables": _render("partials/class_tables.html", context),
         BOARD_AREA: class_stats(overview, classrooms, lang),
         "hunt": class_hunt(overview, lang),
+        "trend": class_trend(overview, classrooms, lang),
     }
+
+
+def class_trend(overview: dict, classrooms, lang: str | None = None) -> Markup:
+    """The class's dice over time (inner HTML): the share of sixes and the p-value as the dice came in."""
+    run = stats.running(classrooms.faces_in_order(overview["every_table"]))
+    context = {**_context(overview["code"], overview["rules"], {}, _lang(lang)), "run": run}
+    return Markup(_render("partials/trend.html", context))  # noqa: S704 - autoescaped
 
 
 def class_hunt(overview: dict, lang: str | None = None, teacher: bool = False) -> Markup:

@@ -445,6 +445,34 @@ def hunt(tables, six: Fraction | None = None) -> dict:
     }
 
 
+# --- the dice over time: the running share of one face, and the running p-value ---
+
+Z95 = 1.959963984540054  # the standard normal's 97.5 % point: a two-sided 95 % band
+
+
+def running(faces, watch: int = 6, points: int = 120) -> dict | None:
+    """Along `faces` (every die in the order rolled): at about `points` places n, the share of `watch` so
+    far with the band where fair dice's share falls 95 times in 100 after n dice (normal approximation,
+    p ± 1.96·√(p(1 − p)/n)), and the χ² test's p-value of all n dice (None before `needed`)."""
+    total = len(faces)
+    if total == 0:
+        return None
+    fair = theory("faces")
+    share = float(fair[watch])
+    marks = sorted({max(1, round(total * i / points)) for i in range(1, points + 1)})
+    counts = dict.fromkeys(FACES, 0)
+    out = []
+    for n, face in enumerate(faces, 1):
+        counts[face] += 1
+        if n == marks[len(out)]:
+            half = Z95 * math.sqrt(share * (1 - share) / n)
+            p = p_value(*chi_square(counts, fair)) if n >= needed("faces") else None
+            out.append(
+                {"n": n, "share": counts[watch] / n, "low": max(0.0, share - half), "high": share + half, "p": p}
+            )
+    return {"watch": watch, "theory": share, "total": total, "points": out}
+
+
 # --- the same figures as JSON (GET /api/rooms/<code>/stats, /api/classes/<code>/stats) ---
 
 SAMPLES = {

@@ -1058,9 +1058,10 @@ def test_a_lesson_of_twelve_phones_from_the_join_screen_to_its_summary(browser, 
     phones[0].shot("class-phone-over")
     # From the back row: the tables, then the statistics, each filling the projector: every word at least
     # 24 px, any die at least 48 px, nothing cut, no scrolling.
-    for show in ("tables", "stats"):
+    shown = {"tables": ".class-table", "stats": "#stats .chart", "trend": "#trend .chart.convergence"}
+    for show, what in shown.items():  # and the one big chart: the dice over time
         projector.click(f".board-switch a[href$='show={show}']")
-        projector.wait_for_selector(f"body[data-show={show}] #stats .chart" if show == "stats" else ".class-table")
+        projector.wait_for_selector(f"body[data-show={show}] {what}")
         projector.screenshot(path=str(ARTIFACTS / f"class-board-{show}.png"))
         sizes = projector.evaluate(BOARD_SIZES)
         assert sizes["smallest"] >= 24 and sizes["dice"] >= 48 and sizes["scroll"] == 0, (show, sizes)

@@ -447,6 +447,12 @@ def test_the_hunt_from_the_desk_the_board_finds_it_and_the_reveal_tells_everyone
     mine = teacher.get(f"/c/{code}/summary").get_data(as_text=True)  # the teacher's own summary knows
     assert "It was table 2. (Only you see this: reveal it from the desk.)" in mine
 
+    # Over time: the share of sixes of every die of the games that are over, and the test's p as they came in.
+    trend = stranger.get(f"/c/{code}/board?show=trend").get_data(as_text=True)
+    assert 'class="chart convergence"' in trend
+    dice = sum(int(n) for n in re.findall(r'<td>(\d+)</td>\s*<td class="hunt-p"', board))
+    assert f"{dice} dice so far." in trend
+
     teacher.post(f"/c/{code}/act", data={"action": "reveal"}, headers=HTMX)
     board = stranger.get(f"/c/{code}/board?show=hunt").get_data(as_text=True)
     assert "It was table 2." in board and '<tr data-table="2" data-verdict="suspect" class="loaded">' in board

@@ -223,6 +223,40 @@ def test_loaded_dice_show_a_six_as_often_as_stated():
     assert scipy.chisquare(observed, [6000 * float(p) for p in shares]).pvalue > 0.001
 
 
+# --- the dice over time ---
+
+
+def test_the_running_share_band_and_p_value_computed_another_way():
+    import scipy.stats as scipy
+
+    rng = random.Random(4)
+    faces = [rng.randint(1, 6) for _ in range(1000)]
+    run = stats.running(faces, points=50)
+    assert run["total"] == 1000 and run["theory"] == pytest.approx(1 / 6) and len(run["points"]) == 50
+    assert [pt["n"] for pt in run["points"]] == [20 * i for i in range(1, 51)]
+    for pt in run["points"]:
+        seen = faces[: pt["n"]]
+        assert pt["share"] == seen.count(6) / pt["n"]
+        low, high = scipy.norm.interval(0.95, loc=1 / 6, scale=math.sqrt(5 / 36 / pt["n"]))
+        assert pt["low"] == pytest.approx(max(0, low)) and pt["high"] == pytest.approx(high)
+        if pt["n"] < 30:
+            assert pt["p"] is None  # no test before 5 dice are expected of each face
+        else:
+            assert pt["p"] == pytest.approx(scipy.chisquare([seen.count(f) for f in range(1, 7)]).pvalue)
+    assert stats.running([]) is None
+
+
+def test_the_band_holds_fair_dice_95_times_in_100():
+    # At a fixed n, over many runs of fair dice, the share of sixes falls inside the band about 95 % of the time.
+    from maxchen.dice import SeededDice
+
+    dice, inside = SeededDice(9), 0
+    for _ in range(2000):
+        point = stats.running(dice.roll(600), points=1)["points"][-1]
+        inside += point["low"] <= point["share"] <= point["high"]
+    assert 0.93 <= inside / 2000 <= 0.97
+
+
 # --- a room's counts: what the table may know, and when ---
 
 

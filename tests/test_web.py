@@ -970,3 +970,21 @@ def test_learn_shows_liars_dice_odds_as_scipy_computes_them(client):
         text = answer.get_data(as_text=True)
         assert answer.status_code == 400 and "Dice you cannot see: a whole number from 1 to 50." in text, bad
         assert len(re.findall(ODDS_ROW, text)) == 10  # the table as it was: ten dice
+
+
+def test_learn_rolls_dice_one_by_one_and_draws_them_over_time(client):
+    fair = client.get("/learn?dice=600&six=fair").get_data(as_text=True)
+    assert fair.count('class="chart convergence"') == 1 and fair.count("<polyline") == 2
+    assert "χ² = " in fair.split('id="over-time"')[1]  # the test of the 600 dice, in words
+    # Half sixes: after 2,000 dice the test cannot miss them.
+    loaded = client.get("/learn?dice=2000&six=1/2").get_data(as_text=True)
+    assert "Very unlikely by chance" in loaded.split('id="over-time"')[1]
+    assert 'class="chart convergence"' not in client.get("/learn").get_data(as_text=True)  # only when asked
+    for query in ("dice=9", "dice=20001", "dice=x", "dice=²", "dice=100&six=9/10", "dice=100&six="):
+        answer = client.get("/learn?" + query)
+        text = answer.get_data(as_text=True)
+        if query.endswith("six="):  # an empty choice is the fair die
+            assert answer.status_code == 200 and 'class="chart convergence"' in text
+            continue
+        assert answer.status_code == 400 and "Dice: a whole number from 10 to 20000." in text, query
+        assert 'class="chart convergence"' not in text

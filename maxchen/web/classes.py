@@ -13,7 +13,7 @@ from .. import messages
 from ..budgets import CLASS_JOINS, DOWNLOADS, PAGES, ROOMS, limited
 from ..classroom import DEFAULT_SIZE, TABLE_SIZES, normalize_class_code
 from ..errors import IllegalMove
-from ..live import SHARES, class_hunt, class_stats, standings, wrap_class_parts
+from ..live import SHARES, class_hunt, class_stats, class_trend, standings, wrap_class_parts
 from ..names import shown_name
 from ..rulesets import DEFAULT, REGISTRY, RULESETS
 from . import forms
@@ -162,7 +162,7 @@ def board(code):
     )
 
 
-BOARD_SHOWS = ("join", "tables", "stats", "hunt")  # the class board shows one of them, big, or everything
+BOARD_SHOWS = ("join", "tables", "stats", "trend", "hunt")  # the class board shows one of them, big, or everything
 
 
 @bp.get("/c/<code>/summary")
@@ -174,8 +174,14 @@ def summary(code):
     lang = str(get_locale())
     stats_html = class_stats(overview, classrooms(), lang, full=True)
     hunt_html = class_hunt(overview, lang, teacher=_role(code)[0] == "teacher")
+    trend_html = class_trend(overview, classrooms(), lang)
     return render_template(
-        "class_summary.html", code=code, overview=overview, stats_html=stats_html, hunt_html=hunt_html
+        "class_summary.html",
+        code=code,
+        overview=overview,
+        stats_html=stats_html,
+        hunt_html=hunt_html,
+        trend_html=trend_html,
     )
 
 

@@ -12,12 +12,13 @@ from flask_babel import gettext
 
 from .. import messages, stats
 from ..budgets import PAGES, SIMULATIONS, limited
+from ..dice import LoadedDice, SystemDice
 from ..errors import IllegalMove
-from ..live import STRATEGY_LABELS, value_label
+from ..live import SHARES, STRATEGY_LABELS, value_label
 from ..rules import two_dice
 from ..rules.bots import at_least
 from ..rulesets import DEFAULT, REGISTRY, RULESETS, TITLES
-from ..table import ruleset_name
+from ..table import LOADINGS, ruleset_name
 from .forms import WHOLE
 
 bp = Blueprint("learn", __name__)
@@ -25,6 +26,8 @@ bp = Blueprint("learn", __name__)
 SEATS_ON_FORM = 6
 UNSEEN = (1, 50)  # the liar's-dice table: dice nobody at the table sees but their owner (ten players of five)
 UNSEEN_DEFAULT = 10
+ROLLS = (10, 20000)  # the dice rolled one by one for the chart over time
+ROLLS_DEFAULT = 600
 _SIMULATING = threading.BoundedSemaphore(1)  # one simulation at a time, whoever asks: a core stays for the tables
 # The last runs, by what they played: the page's CSV link asks for the same games again, and a run that
 # stopped at its time limit might stop elsewhere the second time.
@@ -62,11 +65,15 @@ def learn():
     }
     form["seats"] = (form["seats"] + [""] * SEATS_ON_FORM)[:SEATS_ON_FORM]
     unseen, odds_error = _unseen(request.args.get("unseen") or str(UNSEEN_DEFAULT))
+    roll = _rolled(request.args.get("dice"), request.args.get("six") or "fair")
     context = {
         "ladder": ladder,
         "unseen": unseen,
         "liars": _liars_odds(unseen),
         "odds_error": odds_error,
+        "roll": roll,
+        "roll_range": ROLLS,
+        "loadings": SHARES,
         "form": form,
         "max_games": simulate.MAX_GAMES,
         "strategy_labels": _strategy_labels(),
@@ -74,7 +81,7 @@ def learn():
         "titles": TITLES,
     }
     if "games" not in request.args:
-        return render_template("learn.html", **context), 400 if odds_error else 200
+        return render_template("learn.html", **context), 400 if odds_error or roll["error"] else 200
     try:
         result = _simulated(rules, seats, request.args["games"], request.args.get("seed", ""))
     except IllegalMove as error:
@@ -109,6 +116,20 @@ def _unseen(text: str) -> tuple[int, str | None]:
     return UNSEEN_DEFAULT, gettext(
         "Dice you cannot see: a whole number from %(low)s to %(high)s.", low=UNSEEN[0], high=UNSEEN[1]
     )
+
+
+def _rolled(count: str | None, six: str) -> dict:
+    """The dice rolled one by one for the chart over time (none until asked), or the words of a refusal."""
+    shown = {"count": ROLLS_DEFAULT, "six": six, "run": None, "test": None, "error": None}
+    if count is None:
+        return shown
+    if not (WHOLE.fullmatch(count) and ROLLS[0] <= int(count) <= ROLLS[1]) or six not in ("fair", *LOADINGS):
+        error = gettext("Dice: a whole number from %(low)s to %(high)s.", low=ROLLS[0], high=ROLLS[1])
+        return {**shown, "error": error}
+    dice = SystemDice() if six == "fair" else LoadedDice(Fraction(six))
+    faces = dice.roll(int(count))
+    counted = {face: faces.count(face) for face in stats.FACES}
+    return {**shown, "count": int(count), "run": stats.running(faces), "test": stats.test(counted, "faces")}
 
 
 def _liars_odds(unseen: int) -> list[dict]:
