@@ -65,6 +65,18 @@ def goes_on(value: int, follows) -> Fraction:
     return sum((value_chance(v) for v in two_dice.VALUES if follows(v, value)), Fraction(0))
 
 
+def claim_true(claim: int, previous: int | None = None) -> Fraction:
+    """The chance that an announcement of `claim` after `previous` is true, for a player who announces
+    their roll when it beats `previous` and otherwise the smallest value that does (docs/rules.md §1):
+    P(roll = claim) / P(they announce claim), Bayes with dice."""
+    if not two_dice.is_higher(claim, previous):
+        raise ValueError("a claim beats the announcement before it")
+    honest = value_chance(claim)
+    smallest = min((v for v in two_dice.VALUES if two_dice.is_higher(v, previous)), key=two_dice.rank)
+    lie = 1 - beats(previous) if previous is not None and claim == smallest else Fraction(0)
+    return honest / (honest + lie)
+
+
 def chi_square(observed: dict[int, int], expected: dict[int, Fraction]) -> tuple[float, int]:
     """Pearson's χ² of `observed` counts against `expected` shares, and its degrees of freedom."""
     total = sum(observed.get(key, 0) for key in expected)

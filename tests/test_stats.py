@@ -223,6 +223,28 @@ def test_loaded_dice_show_a_six_as_often_as_stated():
     assert scipy.chisquare(observed, [6000 * float(p) for p in shares]).pvalue > 0.001
 
 
+# --- is this claim true? ---
+
+
+def test_a_claims_chance_to_be_true_by_counting_the_36_rolls():
+    # The model played out on every roll of two dice: announce the roll if it beats the one before, else the
+    # smallest value that does. Among the rolls announced as a claim, the share that were that claim.
+    assert stats.claim_true(63, 62) == Fraction(1, 12) and stats.at_least(63) == Fraction(7, 18)  # issue 23's example
+    for previous in (None, *[v for v in rules.VALUES if v != rules.MAEXCHEN]):
+        higher = [v for v in rules.VALUES if rules.is_higher(v, previous)]
+        said = {v: [0, 0] for v in higher}  # announced, of them true
+        for a in range(1, 7):
+            for b in range(1, 7):
+                roll = rules.value_of((a, b))
+                claim = roll if rules.is_higher(roll, previous) else min(higher, key=rules.rank)
+                said[claim][0] += 1
+                said[claim][1] += claim == roll
+        for claim, (announced, true) in said.items():
+            assert stats.claim_true(claim, previous) == Fraction(true, announced), (claim, previous)
+    with pytest.raises(ValueError):
+        stats.claim_true(31, 62)  # no claim falls below the one before
+
+
 # --- the dice over time ---
 
 

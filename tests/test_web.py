@@ -988,3 +988,17 @@ def test_learn_rolls_dice_one_by_one_and_draws_them_over_time(client):
             continue
         assert answer.status_code == 400 and "Dice: a whole number from 10 to 20000." in text, query
         assert 'class="chart convergence"' not in text
+
+
+def test_learn_says_how_often_a_claim_is_true(client):
+    html = client.get("/learn?after=62").get_data(as_text=True)
+    rows = dict(re.findall(r'<tr data-value="(\d+)"><td>[^<]+</td><td>[^<]+</td><td>([^<]+) <span', html))
+    assert rows["63"] == "8.3 %" and "(1/12)" in html and rows["64"] == "100.0 %"
+    assert "After 62 the smallest lie is 63: it is true only 8.3 % of the time" in html
+    first = client.get("/learn?after=").get_data(as_text=True)  # the round's first claim: never a forced lie
+    rows = re.findall(r'<tr data-value="(\d+)"><td>[^<]+</td><td>[^<]+</td><td>([^<]+) <span', first)
+    assert len(rows) == 21 and {true for _, true in rows} == {"100.0 %"}
+    for bad in ("21", "x", "99", "Mäxchen"):
+        answer = client.get("/learn?after=" + bad)
+        text = answer.get_data(as_text=True)
+        assert answer.status_code == 400 and "Choose the announcement before" in text, bad

@@ -66,12 +66,17 @@ def learn():
     form["seats"] = (form["seats"] + [""] * SEATS_ON_FORM)[:SEATS_ON_FORM]
     unseen, odds_error = _unseen(request.args.get("unseen") or str(UNSEEN_DEFAULT))
     roll = _rolled(request.args.get("dice"), request.args.get("six") or "fair")
+    after, claims_error = _after(request.args.get("after", "62"))
     context = {
         "ladder": ladder,
         "unseen": unseen,
         "liars": _liars_odds(unseen),
         "odds_error": odds_error,
         "roll": roll,
+        "after": after,
+        "after_label": value_label(after) if after is not None else None,
+        "claims": _claims(after),
+        "claims_error": claims_error,
         "roll_range": ROLLS,
         "loadings": SHARES,
         "form": form,
@@ -81,7 +86,7 @@ def learn():
         "titles": TITLES,
     }
     if "games" not in request.args:
-        return render_template("learn.html", **context), 400 if odds_error or roll["error"] else 200
+        return render_template("learn.html", **context), 400 if odds_error or roll["error"] or claims_error else 200
     try:
         result = _simulated(rules, seats, request.args["games"], request.args.get("seed", ""))
     except IllegalMove as error:
@@ -116,6 +121,34 @@ def _unseen(text: str) -> tuple[int, str | None]:
     return UNSEEN_DEFAULT, gettext(
         "Dice you cannot see: a whole number from %(low)s to %(high)s.", low=UNSEEN[0], high=UNSEEN[1]
     )
+
+
+def _after(text: str) -> tuple[int | None, str | None]:
+    """The announcement the claims follow (None: the round's first), or 62 and the words of a refusal."""
+    if text == "":
+        return None, None
+    value = two_dice.parse_value(text)
+    if value is None or value == two_dice.MAEXCHEN:  # nothing beats Mäxchen: no claim follows it
+        return 62, gettext("Choose the announcement before: a value below Mäxchen, or none.")
+    return value, None
+
+
+def _claims(after: int | None) -> list[dict]:
+    """Every claim that may follow `after`: a fresh roll's chance to reach it, and the chance it is true."""
+    rows = []
+    for value in two_dice.VALUES:
+        if two_dice.is_higher(value, after):
+            true = stats.claim_true(value, after)
+            rows.append(
+                {
+                    "value": value,
+                    "label": value_label(value),
+                    "reach": _percent(stats.at_least(value)),
+                    "true": _percent(true),
+                    "odds": f"{true.numerator}/{true.denominator}",
+                }
+            )
+    return rows
 
 
 def _rolled(count: str | None, six: str) -> dict:
