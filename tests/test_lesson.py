@@ -260,18 +260,24 @@ def controls(html: str) -> set:
 def test_the_desk_offers_only_the_lesson_controls_that_apply(app):
     teacher, code, _ = desk_class(app)
     act = f"/c/{code}/act"
-    assert controls(teacher.get(f"/c/{code}/roster").get_data(as_text=True)) == {"start", "close"}
+    assert controls(teacher.get(f"/c/{code}/roster").get_data(as_text=True)) == {"start", "load", "close"}
     html = teacher.post(act, data={"action": "start"}, headers=HTMX).get_data(as_text=True)
-    assert controls(html) == {"next", "pause", "stop", "countdown", "close"}
+    assert controls(html) == {"next", "pause", "stop", "countdown", "load", "close"}
     assert "Game 1, round 1" in html and "waiting for" in html
     html = teacher.post(act, data={"action": "countdown", "seconds": "300"}, headers=HTMX).get_data(as_text=True)
-    assert controls(html) == {"next", "pause", "stop", "no-countdown", "close"} and "data-ends-at=" in html
+    assert controls(html) == {"next", "pause", "stop", "no-countdown", "load", "close"} and "data-ends-at=" in html
     html = teacher.post(act, data={"action": "pause"}, headers=HTMX).get_data(as_text=True)
-    assert controls(html) == {"resume", "close"}
+    assert controls(html) == {"resume", "load", "close"}
     teacher.post(act, data={"action": "resume"}, headers=HTMX)
     html = teacher.post(act, data={"action": "stop"}, headers=HTMX).get_data(as_text=True)
-    assert controls(html) == {"start", "close"} and "Next game everywhere" in html  # a new game now
+    assert controls(html) == {"start", "load", "close"} and "Next game everywhere" in html  # a new game now
     assert html.count("Game 1 is over.") == 2 and "data-ends-at=" not in html
+    # The hunt: once a table is loaded the desk offers its reveal instead, and after the reveal nothing more.
+    table = app.extensions["maxchen.classes"].overview(code)["tables"][0].code
+    html = teacher.post(act, data={"action": "load", "table": table, "six": "1/4"}, headers=HTMX).get_data(as_text=True)
+    assert controls(html) == {"start", "reveal", "close"}
+    html = teacher.post(act, data={"action": "reveal"}, headers=HTMX).get_data(as_text=True)
+    assert controls(html) == {"start", "close"} and "The class knows." in html
 
 
 def test_every_bad_lesson_input_is_refused_in_words_and_changes_nothing(app):
@@ -293,7 +299,7 @@ def test_every_bad_lesson_input_is_refused_in_words_and_changes_nothing(app):
     for seconds in ("abc", "3", "99999", "", "-60", "٣٠٠"):
         answer = teacher.post(act, data={"action": "countdown", "seconds": seconds}, headers=HTMX)
         assert "A countdown runs from 5 to 5400 seconds." in answer.get_data(as_text=True), seconds
-    for action in ("stop", "next", "countdown", "pause"):  # a student's browser, and a stranger's
+    for action in ("stop", "next", "countdown", "pause", "load", "reveal"):  # a student's browser, and a stranger's
         for browser in (browsers["S0"], app.test_client()):
             assert browser.post(act, data={"action": action, "seconds": "60"}, headers=HTMX).status_code == 403
     assert classes.load(code) == before
