@@ -127,7 +127,7 @@ class Throttle:
         }
         shared[SIMULATIONS] = self.limiter.limit(
             lambda: current_app.config[SIMULATIONS],
-            exempt_when=lambda: "games" not in request.args,
+            exempt_when=lambda: "games" not in request.args and "dice" not in request.args,
             deduct_when=lambda response: response.status_code == 200,  # a mistyped form costs nothing
         )
         self.open = {"static"}

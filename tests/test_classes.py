@@ -109,6 +109,9 @@ def test_bad_input_on_a_class_is_refused_and_changes_nothing(app, classes):
         ({"action": "move", "student": "nobody", "table": "new"}, "There is no such student in this class."),
         ({"action": "configure", "size": "x"}, "A table seats 4 to 6 students."),
         ({"action": "configure", "rules": "chess"}, "Unknown rule set"),
+        ({"action": "close", "closed": "yes"}, "closed must be true or false."),  # not read as "open it"
+        ({"action": "load", "table": "ZZZZZ", "six": "1/4"}, "There is no such table in this class."),
+        ({"action": "reveal"}, "No table&#39;s dice are loaded."),
     ]:
         answer = teacher.post(f"/c/{code}/act", data=fields, headers=HTMX)
         assert answer.headers.get("X-Maxchen-Toast") and says in answer.get_data(as_text=True), fields

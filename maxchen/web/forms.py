@@ -36,8 +36,8 @@ def class_action() -> dict:
     """The teacher's form as a class action."""
     form = request.form
     payload = {"action": form.get("action")} | _texts(CLASS_TEXT_FIELDS)
-    if "closed" in form:
-        payload["closed"] = form["closed"] == "1"
+    if "closed" in form:  # anything but 1 or 0 goes on as it came, for the class to refuse in words
+        payload["closed"] = {"1": True, "0": False}.get(form["closed"], form["closed"])
     for field in ("size", "seconds"):
         if field in form:
             payload[field] = number(form[field])
