@@ -1196,14 +1196,18 @@ def play_tables(tables: list[list[Phone]], limit=400, between=None, rounds=None)
                     phone.page.keyboard.press("Shift")  # any key puts the last reveal away (as a tap does)
                 try:
                     if state == "shake":
-                        shake_by_keys(phone)
+                        shakers = [p for p, look in zip(seated, looks, strict=True) if look[0] == "shake"]
+                        for other, look in zip(seated, looks, strict=True):
+                            if look[0] == "shake":
+                                acted[id(other)] = (look[1], time.monotonic())
+                        shake_together(shakers)
                     elif state == "bid":  # the lowest bid there is
                         for part in ("counts", "faces"):
                             free = f"form.bid .{part} label.value:not(:has(input:disabled)) >> nth=0"
                             phone.page.click(free, timeout=5000)
                         phone.page.click("form.bid button[type=submit]", timeout=5000)
-                    elif state == "doubt":
-                        phone.page.click("#controls button[data-action=doubt]", timeout=5000)
+                    elif state == "doubt":  # the first to doubt wins: the others' buttons go (do not wait on them)
+                        phone.page.click("#controls button[data-action=doubt]", timeout=1000)
                     elif state == "announce":
                         values = phone.page.locator("form.announce label.value")
                         if values.count():  # none when one value is left: it is chosen already
@@ -1217,6 +1221,21 @@ def play_tables(tables: list[list[Phone]], limit=400, between=None, rounds=None)
                 break
         if not moved:
             time.sleep(0.05)
+
+
+def shake_together(phones):
+    """Several phones shake at once (Lügen, Perudo: every cup of a round): each its motion burst, then
+    each rolled, or shaken again by keys."""
+    if len(phones) == 1:
+        shake_by_keys(phones[0])
+        return
+    for phone in phones:
+        start_motion_burst(phone)
+    for phone in phones:
+        try:
+            phone.page.wait_for_selector("#coaster:not([hidden]), #cup:not(.my-turn)", state="attached", timeout=5000)
+        except sync_api.TimeoutError:
+            shake_by_keys(phone)
 
 
 def route_parts(phone, change):
