@@ -151,7 +151,7 @@ def test_the_hunts_power_line_agrees_with_scipy_for_every_loading(six):
     per_die = float(sum((p - Fraction(1, 6)) ** 2 / Fraction(1, 6) for p in die))
     crit = scipy.chi2.isf(0.05, 5)
     shift = optimize.brentq(lambda s: scipy.ncx2.sf(crit, 5, s) - 0.8, 0.1, 500)
-    # 1/4: 257, 1/3: 77; 1/2: 27, but the test needs 30 dice before it is made at all (5 expected a face)
+    # 1/4: 257, 1/3: 65; 1/2: 27, but the test needs 30 dice before it is made at all (5 expected a face)
     assert stats.rolls_to_notice("faces", six) == max(30, math.ceil(shift / per_die))
     for n in (30, 60, 300):
         assert stats.power(n, "faces", six) == pytest.approx(scipy.ncx2.sf(crit, 5, n * per_die), rel=1e-7)
