@@ -29,24 +29,6 @@ from .rulesets import DEFAULT, N_, REGISTRY, RULESETS, SHARED_PHONE, TITLES
 PUBLIC_AREAS = ("players", "table")
 BOARD_AREA = "stats"  # a watcher's page (the board) only
 PRIVATE_AREA = "controls"
-
-
-def _claim(reveal: dict, rules: str, checked: dict) -> dict | None:
-    """After a Mäxchen check: how often its claim is true for a player who lies only when they must
-    (stats.claim_true), and how this class's checks of that value came out (a checked-only sample)."""
-    if rules != "maexchen" or reveal.get("kind") != "check" or "before" not in reveal:
-        return None
-    row = checked.get(reveal["value"], {"checks": 0, "lies": 0})
-    true = stats.claim_true(reveal["value"], reveal["before"])
-    return {
-        "value": reveal["value"],
-        "before": reveal["before"],
-        "true": true,
-        "checks": row["checks"],
-        "held": row["checks"] - row["lies"],
-    }
-
-
 SHARES = {"1/4": N_("1 time in 4"), "1/3": N_("1 time in 3"), "1/2": N_("1 time in 2")}  # a loading's six, in words
 
 
@@ -221,18 +203,15 @@ def class_parts(overview: dict, classrooms, lang: str | None = None) -> dict[str
     pooled statistics."""
     lang = _lang(lang)
     tables = []
-    checked = {row["value"]: row for row in classrooms.pooled(overview["every_table"])["ladder"]}
     for room in overview["tables"]:
         number = overview["numbers"][room.code]
         view = room.public_view(classrooms.rooms.connected(room.code))
         parts = render_public(view, lang)
-        claim = None
         if view["reveal"] and view["phase"] == "playing":  # its last check, in its own game's words
             names = {p["id"]: p["name"] for p in view["players"]}
             own = {**_context(room.code, view["rules"], names, lang), "view": view, "in_cover": True}
             parts["reveal"] = _render(f"{REGISTRY[view['rules']].templates}/reveal.html", own)
-            claim = _claim(view["reveal"], view["rules"], checked)
-        tables.append({"number": number, "code": room.code, "view": view, "parts": parts, "claim": claim})
+        tables.append({"number": number, "code": room.code, "view": view, "parts": parts})
     context = {**_context(overview["code"], overview["rules"], {}, lang), "overview": overview, "tables": tables}
     return {
         "joined": _render("partials/class_joined.html", context),

@@ -466,25 +466,3 @@ def test_the_hunt_from_the_desk_the_board_finds_it_and_the_reveal_tells_everyone
     assert loaded == {"1": "", "2": "1/2"}
     summary = stranger.get(f"/c/{code}/summary").get_data(as_text=True)
     assert "It was table 2." in summary and "Only you see this" not in summary
-
-
-def test_after_a_check_the_class_board_says_how_often_such_a_claim_is_true(app, classes, rooms, dice):
-    teacher = app.test_client()
-    code = teacher.post("/classes", data={"rules": "maexchen", "size": "4"}).headers["Location"].rsplit("/", 1)[1]
-    for name in ("Ann", "Ben", "Cem", "Dora"):
-        classes.join(code, name)
-    teacher.post(f"/c/{code}/act", data={"action": "seat"}, headers=HTMX)
-    teacher.post(f"/c/{code}/act", data={"action": "start"}, headers=HTMX)
-    (table,) = classes.overview(code)["tables"]
-    a, b, c, _ = [s.id for s in table.members()]
-    dice.add((6, 2), (5, 1))
-    rooms.act(table.code, a, {"action": "shake"})
-    rooms.act(table.code, a, {"action": "announce", "value": 62})
-    rooms.act(table.code, b, {"action": "believe"})
-    rooms.act(table.code, b, {"action": "shake"})
-    rooms.act(table.code, b, {"action": "announce", "value": 63})  # the smallest lie after 62
-    rooms.act(table.code, c, {"action": "check"})
-    board = " ".join(app.test_client().get(f"/c/{code}/board").get_data(as_text=True).split())
-    # 1/12 by Bayes (stats.claim_true); this class's one checked 63 was a lie.
-    assert "Lying only when they must, a player's 63 after 62 is true 8.3&nbsp;% of the time." in board
-    assert "This class's checked 63: 0 of 1 was true (checked ones only)." in board
