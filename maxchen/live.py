@@ -25,11 +25,13 @@ from .bus import LocalBus
 from .errors import IllegalMove
 from .presence import held_key
 from .rulesets import DEFAULT, N_, REGISTRY, RULESETS, SHARED_PHONE, TITLES
+from .table import LOADINGS
 
 PUBLIC_AREAS = ("players", "table")
 BOARD_AREA = "stats"  # a watcher's page (the board) only
 PRIVATE_AREA = "controls"
-SHARES = {"1/4": N_("1 time in 4"), "1/3": N_("1 time in 3"), "1/2": N_("1 time in 2")}  # a loading's six, in words
+# A loading's six, in words (table.LOADINGS in order).
+SHARES = dict(zip(LOADINGS, (N_("1 time in 4"), N_("1 time in 3"), N_("1 time in 2")), strict=True))
 
 
 _CATALOGS: dict = {}

@@ -24,7 +24,7 @@ from .rulesets import DEFAULT, REGISTRY
 MAX_GAMES = 100_000  # with a batch engine
 MAX_ENGINE_GAMES = 1_000  # one by one on the real engine (about 10 ms a game of liar's dice)
 ENGINE_SECONDS = 10.0  # and for at most this long: six statisticians at Perudo take ten times as long a game
-Z95 = 1.959964  # the normal quantile of a 95 % interval
+Z95 = stats.Z95  # the normal quantile of a 95 % interval
 
 
 @dataclass

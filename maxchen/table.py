@@ -264,6 +264,11 @@ class Room:
         self.results.append({**result, "places": places, "ended": self.ended})
         del self.results[:-RESULTS_KEPT]
 
+    @property
+    def told_loading(self) -> dict | None:
+        """The table's loading once its teacher revealed it (before that, nothing outside the store knows)."""
+        return self.loaded if self.loaded and self.loaded["revealed"] else None
+
     def load_dice(self, six) -> None:
         """A class's table: its dice are loaded from its next game on, a six `six` of the time (one of
         `LOADINGS`). No view shows it until `reveal` (Rooms.load_dice saves it without a new version)."""
@@ -588,7 +593,7 @@ class Room:
             "ends_at": self.ends_at,
             "ended": self.ended,
             "places": self.places,
-            "loaded": self.loaded["six"] if self.loaded and self.loaded["revealed"] else None,
+            "loaded": self.told_loading["six"] if self.told_loading else None,
         }
         if game is not None:
             view.update(game.view_for(player))

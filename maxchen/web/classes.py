@@ -201,17 +201,11 @@ def stats_csv(code):
             number,
             lambda table=table: store.room_log(table),
             running_game(rooms[table]) if table in rooms else None,
-            _revealed(rooms.get(table)),
+            rooms[table].told_loading if table in rooms else None,
         )
         for number, table in enumerate(classrooms().load(code)["tables"], 1)
     ]
     return log_csv(logs, code, names, tables=True)
-
-
-def _revealed(room) -> dict | None:
-    """A table's loading once the class knows of it (else None: the CSV says nothing before the teacher)."""
-    loaded = room.loaded if room is not None else None
-    return loaded if loaded and loaded["revealed"] else None
 
 
 COUNTDOWNS = (60, 120, 180, 300, 600, 900, 1200, 1800)  # the desk's choices, in seconds
