@@ -5,14 +5,30 @@ the reveal lists them (highest first), joined by commas, then a colon and the
 cup's salt: `"6,5:" + salt`, the salt 32 lower-case hex digits (16 random
 bytes). Every view carries the seal from the roll on; the salt is as secret as
 the dice and goes out only with them (docs/API.md, "Fair dice"; the page
-/fair). Pure: no Flask; the salt comes from `secrets`, whatever the dice source.
+/fair). Pure: no Flask; the salt comes from the system's generator (what `secrets` reads), whatever the
+dice source.
 """
 
 import hashlib
 import hmac
-import secrets
+import os
+import threading
 
 SALT_BYTES = 16
+SALTS_PER_READ = 256  # one read of the system's generator for many cups: a read is a system call
+_salts: list[str] = []
+_salts_lock = threading.Lock()
+# A forked process must never hand out its parent's salts: one told at a check would open the other's cups.
+os.register_at_fork(after_in_child=_salts.clear)
+
+
+def new_salt() -> str:
+    """A fresh salt: 16 bytes of the system's generator, as 32 hex digits, never handed out twice."""
+    with _salts_lock:
+        if not _salts:
+            pool = os.urandom(SALT_BYTES * SALTS_PER_READ).hex()
+            _salts.extend(pool[i : i + 2 * SALT_BYTES] for i in range(0, len(pool), 2 * SALT_BYTES))
+        return _salts.pop()
 
 
 def text(dice, salt: str) -> str:
@@ -27,7 +43,7 @@ def commitment(dice, salt: str) -> str:
 
 def seal(dice) -> dict:
     """A fresh salt for a cup just rolled, and its seal: {"salt", "commitment"}."""
-    salt = secrets.token_hex(SALT_BYTES)
+    salt = new_salt()
     return {"salt": salt, "commitment": commitment(dice, salt)}
 
 

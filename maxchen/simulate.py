@@ -97,9 +97,11 @@ def play_engine(strategies: list[str], rng: random.Random, rules_name: str = DEF
     rolls: list[dict] = []
     moves = 0
     while not game.over:
-        movers = [*game.waiting_for(), *(p for p in players if p not in game.waiting_for() and game.allowed(p))]
+        waiting = game.waiting_for()
+        movers = [*waiting, *(p for p in players if p not in waiting and game.allowed(p))]
         for player in movers:
-            view = {**game.view_for(player), "rules": rules_name, "phase": "playing", "you": player}
+            view = game.view_for(player)
+            view.update(rules=rules_name, phase="playing", you=player)
             action = rule_set.bots(strategies[players.index(player)], view, rng) if view["allowed"] else None
             if action is not None:
                 game.apply(player, action.pop("action"), action)

@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+import os
 
 import pytest
 
@@ -172,3 +173,16 @@ def test_the_python_client_holds_a_reveal_to_the_seal_it_saw_at_the_roll():
     late = Player("http://127.0.0.1:9", "token")
     late._on_view({**game.view_for(B), "version": 1})
     assert late.fair() is None and late.fair(forged) is None
+
+
+def test_salts_never_repeat_across_reads_nor_in_a_forked_process():
+    salts = [fair.new_salt() for _ in range(3 * fair.SALTS_PER_READ)]
+    assert len(set(salts)) == len(salts) and all(len(salt) == 32 for salt in salts)
+    fair.new_salt()  # the pool holds salts when the process forks
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # the child: one salt to the parent, then out without pytest's clean-up
+        os.write(write, fair.new_salt().encode())
+        os._exit(0)
+    os.waitpid(child, 0)
+    assert os.read(read, 64).decode() != fair.new_salt()

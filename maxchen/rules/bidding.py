@@ -5,11 +5,9 @@ whole table show FACE, ones (pacos) counting too while they are jokers. A
 game says which bids may follow which (`_legal`) and what a call does.
 """
 
-import copy
-
 from .. import fair
 from ..errors import IllegalMove
-from .game import Game
+from .game import Game, plain_copy
 
 JOKER = 1
 
@@ -60,7 +58,8 @@ class BiddingGame(Game):
 
     def can_raise(self) -> bool:
         """Whether any bid may follow the standing one (at the top bid only a call is left)."""
-        return any(self._legal(count, face) for count in range(1, self.dice_in_play() + 1) for face in self.FACES)
+        # Highest counts first: where any bid is left, one of those is (the answer is the same either way).
+        return any(self._legal(count, face) for count in range(self.dice_in_play(), 0, -1) for face in self.FACES)
 
     def choices(self) -> list[dict]:
         """Every legal bid now, lowest count first."""
@@ -127,7 +126,7 @@ class BiddingGame(Game):
             "count": self.bid["count"],
             "face": self.bid["face"],
             "found": found,
-            "dice": copy.deepcopy(self.cups),
+            "dice": plain_copy(self.cups),
             # The keys to the seals every phone got at the shakes, cup by cup.
             "salt": {player: seal["salt"] for player, seal in self.seals.items()},
             "commitment": {player: seal["commitment"] for player, seal in self.seals.items()},

@@ -11,6 +11,15 @@ from dataclasses import dataclass
 from ..errors import IllegalMove
 
 
+def plain_copy(data):
+    """A copy of plain data (dicts, lists and scalars, as a game's state holds): deepcopy's result, faster."""
+    if type(data) is dict:
+        return {key: plain_copy(value) for key, value in data.items()}
+    if type(data) is list:
+        return [plain_copy(value) for value in data]
+    return data
+
+
 @dataclass(frozen=True)
 class Option:
     """A host option of a rule set: an int range or a set of choices."""

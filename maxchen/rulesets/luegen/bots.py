@@ -22,7 +22,11 @@ def act(strategy: str, view: dict, rng) -> dict | None:
         return {"action": "doubt"}
     if "bid" not in allowed or not view.get("choices"):
         return None
-    ranked = sorted(view["choices"], key=lambda c: (-_bid_chance(c, dice, in_play), c["count"], c["face"]))
+    unseen = in_play - len(dice)
+    mine = {face: sum(1 for d in dice if d in (1, face)) for face in {c["face"] for c in view["choices"]}}
+    ranked = sorted(
+        view["choices"], key=lambda c: (-chance_at_least(c["count"] - mine[c["face"]], unseen), c["count"], c["face"])
+    )
     choice = ranked[0]
     if strategy == "bluffer" and rng.random() < BLUFF_RATE:
         choice = ranked[min(len(ranked) - 1, rng.randint(1, 4))]

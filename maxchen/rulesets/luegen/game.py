@@ -6,11 +6,9 @@ doubt at any moment. Mats are handed out from the stack (phase 1), then
 played down between the two players of a doubt (phase 2), until one loser.
 """
 
-import copy
-
 from ...errors import IllegalMove
 from ...rules.bidding import BiddingGame, count_matches, plain_raise
-from ...rules.game import Option
+from ...rules.game import Option, plain_copy
 
 DICE = 3
 FACES = (2, 3, 4, 5, 6)
@@ -70,7 +68,8 @@ class LuegenGame(BiddingGame):
     # --- actions --------------------------------------------------------------
 
     def allowed(self, player):
-        if self.over or player not in self.active():
+        active = self.active()
+        if self.loser is not None or len(active) < 2 or player not in active:  # over, or not in
             return []
         if self.cups.get(player) is None:
             return ["shake"]
@@ -193,7 +192,7 @@ class LuegenGame(BiddingGame):
             "stack": self.stack,
             "stage": self.stage,
             # A reveal saved before the seals had no salts.
-            "reveal": {"salt": {}, "commitment": {}, **copy.deepcopy(self.reveal)} if self.reveal else None,
+            "reveal": {"salt": {}, "commitment": {}, **plain_copy(self.reveal)} if self.reveal else None,
             "winner": None,
             "loser": self.loser,
             "safe_order": list(self.safe) if self.over else None,

@@ -1,9 +1,17 @@
 """Mäxchen, docs/rules.md "Mäxchen": two dice under one cup, passed on; penalty points, out at 5."""
 
+from functools import cache
+
 from ... import fair
 from ...errors import IllegalMove
 from ...rules import two_dice
 from ...rules.game import Game, Option
+
+
+@cache
+def _following(follows, previous: int | None) -> tuple[int, ...]:
+    """The values `follows` lets follow `previous`, lowest first."""
+    return tuple(value for value in two_dice.VALUES if follows(value, previous))
 
 
 class MaexchenGame(Game):
@@ -64,7 +72,7 @@ class MaexchenGame(Game):
 
     def announceable(self) -> list[int]:
         """The values the player with the turn may announce now."""
-        return [value for value in two_dice.VALUES if self._announcement_ok(value)]
+        return list(_following(self.follows, self.announcement["value"] if self.announcement else None))
 
     def _next_opener(self, loser: str, checker: str) -> str:
         """docs/rules.md §2: the penalised player opens, or the next still in."""
@@ -274,11 +282,12 @@ class MaexchenGame(Game):
 
     def view_for(self, player):
         mine = self.cup is not None and self.cup_owner == player
+        allowed = self.allowed(player)
         return {
             "round": self.round,
             "turn": None if self.over else {"player": self.turn, "step": self.step},
-            "allowed": self.allowed(player),
-            "choices": self.announceable() if "announce" in self.allowed(player) else [],
+            "allowed": allowed,
+            "choices": self.announceable() if "announce" in allowed else [],
             "announcement": dict(self.announcement) if self.announcement else None,
             "history": [dict(entry) for entry in self.history],
             "dice": list(self.cup) if mine else None,

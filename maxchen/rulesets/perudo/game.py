@@ -6,13 +6,12 @@ is raises, calls dudo, or calls calza. The loser of a call gives up a die;
 a right calza wins one back. The last player with dice wins.
 """
 
-import copy
 import math
 
 from ...errors import IllegalMove
 from ...rules.bidding import JOKER as PACO
 from ...rules.bidding import BiddingGame, count_matches, plain_raise
-from ...rules.game import Option
+from ...rules.game import Option, plain_copy
 
 START_DICE = 5
 FACES = (1, 2, 3, 4, 5, 6)
@@ -78,7 +77,8 @@ class PerudoGame(BiddingGame):
     # --- actions --------------------------------------------------------------
 
     def allowed(self, player):
-        if self.over or player not in self.active():
+        active = self.active()
+        if self.winner is not None or len(active) < 2 or player not in active:  # over, or not in
             return []
         if self.cups.get(player) is None:
             return ["shake"]
@@ -205,7 +205,7 @@ class PerudoGame(BiddingGame):
             **self._round_view(player),
             "palifico": self.palifico,
             "calza": self.calza_allowed(),
-            "reveal": copy.deepcopy(self.reveal),
+            "reveal": plain_copy(self.reveal),
             "winner": self.winner,
             # Best first: the winner, then the last one out (those who left, when they left).
             "ranking": self.final or ([self.winner, *reversed(self.out)] if self.over and self.winner else None),
