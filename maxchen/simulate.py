@@ -85,15 +85,16 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
 # --- the real engine, one game at a time ---
 
 
-def play_engine(strategies: list[str], rng: random.Random, rules_name: str = DEFAULT, options=None) -> dict:
+def play_engine(strategies: list[str], rng, rules_name: str = DEFAULT, options=None, dice=None) -> dict:
     """One game of the real engine between bots: the best seat, rounds, rolls, each seat's standing.
 
     Every bot that may act is asked once after each move (in Lügen anyone
-    may doubt at any time); the first that acts moves the game on.
+    may doubt at any time); the first that acts moves the game on. The dice
+    come from `dice`, or from `rng` as the bots' draws do.
     """
     players = [f"p{i}" for i in range(len(strategies))]
     rule_set = REGISTRY[rules_name]
-    game = rule_set.game(players, options, dice=SeededDice(rng))
+    game = rule_set.game(players, options, dice=dice or SeededDice(rng))
     rolls: list[dict] = []
     moves = 0
     while not game.over:

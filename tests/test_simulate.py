@@ -2,8 +2,6 @@
 
 import csv
 import io
-import random
-import statistics
 import subprocess
 import sys
 
@@ -13,6 +11,7 @@ import scipy.stats as scipy
 from maxchen import simulate, stats
 from maxchen.rules import two_dice as rules
 from maxchen.rulesets import REGISTRY
+from maxchen.rulesets.maexchen import batch
 
 
 def test_the_statistician_beats_honest_players():
@@ -25,32 +24,37 @@ def test_the_statistician_beats_honest_players():
 
 
 @pytest.mark.parametrize(
-    "mix", [["statistician", "honest", "bluffer"], ["honest", "honest", "bluffer"], ["statistician"] * 3], ids="-".join
+    "mix",
+    [["statistician", "honest", "bluffer"], ["honest", "honest", "bluffer"], ["statistician"] * 3, ["bluffer"] * 6],
+    ids="-".join,
 )
-def test_the_batch_engine_agrees_with_the_real_engine(mix):
-    """The same bots in both engines: win rates, rounds, points, checks and lies caught within statistical error."""
-    games, rng = 500, random.Random(21)
-    wins, per_game = [0] * 3, {"rounds": [], "points": [], "checks": [], "caught": []}
-    for g in range(games):  # seats rotate as in the batch engine
-        seats = mix[g % 3 :] + mix[: g % 3]
-        result = simulate.play_engine(seats, rng)
-        wins[(result["seat"] + g % 3) % 3] += 1
-        result["points"] = sum(seat["points"] for seat in result["standing"])
-        for key, values in per_game.items():
-            values.append(result[key])
-    batch = simulate.simulate(mix, 60_000, seed=5)
-    for seat in range(3):
-        expected = batch.wins[seat] / batch.games
-        error = (expected * (1 - expected) / games) ** 0.5
-        assert abs(wins[seat] / games - expected) < 4 * error + 0.005, (mix[seat], wins[seat] / games, expected)
-    for key, expected in [
-        ("rounds", statistics.mean(batch.rounds)),
-        ("points", statistics.mean(batch.points)),  # a check of 21 costs 2
-        ("checks", batch.checks / batch.games),
-        ("caught", batch.lies_caught / batch.games),
-    ]:
-        error = statistics.pstdev(per_game[key]) / games**0.5
-        assert abs(statistics.mean(per_game[key]) - expected) < 4 * error + 0.01, (key, per_game[key], expected)
+def test_the_batch_engine_plays_the_real_engines_games_game_by_game(mix):
+    """The same dice and the same draws for the bluffers: every game ends as the real engine plays it."""
+    games, n = 400, len(mix)
+    tapes = batch.Tapes(seed=7, games=games)
+    played = batch.play_tapes(mix, tapes)
+    rolls = dict.fromkeys(rules.VALUES, 0)
+    for g in range(games):
+        seats = mix[g % n :] + mix[: g % n]  # seat j of game g holds mix[(j + g) % n]
+        game = simulate.play_engine(seats, tapes.chances_of(g), dice=tapes.dice_of(g))
+        batch_game = {
+            "winner": int(played["winner"][g]),
+            "rounds": int(played["rounds"][g]),
+            "points": played["points"][g].tolist(),
+            "checks": int(played["checks"][g]),
+            "caught": int(played["caught"][g]),
+        }
+        engine_game = {
+            "winner": game["seat"],
+            "rounds": game["rounds"],
+            "points": [seat["points"] for seat in game["standing"]],
+            "checks": game["checks"],
+            "caught": game["caught"],
+        }
+        assert batch_game == engine_game, (g, seats)
+        for roll in game["rolls"]:
+            rolls[roll["value"]] += 1
+    assert played["rolls"] == rolls  # and every roll of every game came up as the engine rolled it
 
 
 def test_every_roll_follows_theory():

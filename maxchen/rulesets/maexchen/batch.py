@@ -1,8 +1,10 @@
 """Mäxchen's batch simulator: many games at once over numpy arrays (docs/rules.md §2).
 
 Every game is a row, every step moves all unfinished games by one decision.
-The strategies are the tables `bots` makes, so this engine plays the same
-bots as the real one; a test checks that their results agree.
+The strategies are the tables `bots` makes, and every game reads its dice
+and its bluffers' draws from its own row of `Tapes`: the real engine, given
+the same rows (`Tapes.dice_of`, `Tapes.chances_of`), plays the same games,
+which a test checks game by game.
 """
 
 import numpy as np
@@ -12,6 +14,71 @@ from . import bots
 from .game import MaexchenGame
 
 OUT_AT = MaexchenGame.OUT_AT
+M64 = (1 << 64) - 1
+GAMMA = 0x9E3779B97F4A7C15  # SplitMix64's step
+TAPES = ("dice", "chances")
+
+
+def _mix(z):
+    """SplitMix64's output function, on a Python int or a numpy uint64 array alike."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+    return z ^ (z >> 31)
+
+
+class Tapes:
+    """Every game's own two streams of draws, SplitMix64 from a key of (seed, game, stream): its dice, and
+    its bluffers' draws in [0, 1). A draw is a function of its game and place alone, so the batch engine and
+    the real one (`dice_of`, `chances_of`) read the same ones in whatever order the games are played."""
+
+    def __init__(self, seed: int, games: int):
+        self.seed, self.games = seed & M64, games
+        streams = np.arange(len(TAPES), dtype=np.uint64)[:, None]
+        self.keys = self.key(np.arange(games, dtype=np.uint64)[None, :], streams)  # [stream, game]
+
+    def key(self, game, stream):
+        """The key of a game's stream (ints, or numpy uint64 arrays)."""
+        return _mix((self.seed + (len(TAPES) * game + stream + 1) * GAMMA) & M64)
+
+    @staticmethod
+    def _bits(key, place):
+        """The top 53 bits of draw `place` (from 0) of the stream with `key`."""
+        return _mix((key + (place + 1) * GAMMA) & M64) >> 11
+
+    def read(self, tape: str, rows: np.ndarray, at: np.ndarray, count: int) -> np.ndarray:
+        """`count` draws of each row from its place `at`: shape (count, len(rows))."""
+        places = (at + np.arange(count)[:, None]).astype(np.uint64)
+        bits = self._bits(self.keys[TAPES.index(tape), rows], places)
+        return (bits * 6 >> 53).astype(np.int64) + 1 if tape == "dice" else bits * 2.0**-53
+
+    def dice_of(self, game: int) -> "TapeDice":
+        """Game `game`'s dice for the real engine."""
+        return TapeDice(self.key(game, TAPES.index("dice")), self._bits)
+
+    def chances_of(self, game: int) -> "Draws":
+        """Game `game`'s draws for the real engine's bots."""
+        return Draws(self.key(game, TAPES.index("chances")), self._bits)
+
+
+class TapeDice:
+    """A game's dice stream read one die at a time, as the batch engine reads it."""
+
+    def __init__(self, key: int, bits):
+        self._key, self._bits, self._place = key, bits, 0
+
+    def _next(self) -> int:
+        self._place += 1
+        return self._bits(self._key, self._place - 1)
+
+    def roll(self, count: int) -> list[int]:
+        return [(self._next() * 6 >> 53) + 1 for _ in range(count)]
+
+
+class Draws(TapeDice):
+    """A `random.Random` stand-in for the bots: a game's stream of draws in [0, 1)."""
+
+    def random(self) -> float:
+        return self._next() * 2.0**-53
 
 
 def _tables(strategy: str) -> tuple[np.ndarray, np.ndarray]:
@@ -35,17 +102,30 @@ ROLL_RANK = np.array(
 
 def play(strategies: list[str], games: int, seed: int | None = None) -> dict:
     """`games` games of Mäxchen between `strategies` (seats rotated each game): what `simulate.Result` holds."""
+    seed = np.random.SeedSequence().entropy if seed is None else seed
+    played = play_tapes(strategies, Tapes(seed, games))
     n = len(strategies)
-    rng = np.random.default_rng(seed)
+    home = (played["winner"] + np.arange(games)) % n  # seat j of game g holds strategies[(j + g) % n]
+    return {
+        "wins": [int(w) for w in np.bincount(home, minlength=n)],
+        "rounds": played["rounds"].tolist(),
+        "points": played["points"].sum(axis=1).tolist(),
+        "rolls": played["rolls"],
+        "checks": int(played["checks"].sum()),
+        "lies_caught": int(played["caught"].sum()),
+    }
+
+
+def play_tapes(strategies: list[str], tapes: Tapes) -> dict:
+    """Every game of `tapes`, seat j of game g holding strategies[(j + g) % n]: per game its winner's seat,
+    rounds, each seat's points, checks and lies caught (arrays, a row per game), and every roll's count."""
+    n, games = len(strategies), tapes.games
     names = list(dict.fromkeys(strategies))
     answer = np.stack([_tables(name)[0] for name in names])
     announce = np.stack([_tables(name)[1] for name in names])
     bluffs = np.array([name == "bluffer" for name in names])
-    # Seat j of game g holds strategies[(j + g) % n]: every strategy opens as often as the others.
     of_seat = np.array([names.index(s) for s in strategies])
-    g_index = np.arange(games)
-    kind = of_seat[(np.arange(n)[None, :] + g_index[:, None]) % n]  # [games, seats] -> strategy index
-    home = (np.arange(n)[None, :] + g_index[:, None]) % n  # [games, seats] -> position in `strategies`
+    kind = of_seat[(np.arange(n)[None, :] + np.arange(games)[:, None]) % n]  # [games, seats] -> strategy index
 
     points = np.zeros((games, n), dtype=np.int8)
     turn = np.zeros(games, dtype=np.int64)
@@ -55,8 +135,11 @@ def play(strategies: list[str], games: int, seed: int | None = None) -> dict:
     announcer = np.zeros(games, dtype=np.int64)
     rounds = np.ones(games, dtype=np.int64)
     winner = np.full(games, -1, dtype=np.int64)
+    checks = np.zeros(games, dtype=np.int64)
+    caught = np.zeros(games, dtype=np.int64)
+    dice_at = np.zeros(games, dtype=np.int64)  # each game's place on its tapes
+    chances_at = np.zeros(games, dtype=np.int64)
     roll_counts = np.zeros(21, dtype=np.int64)
-    checks = caught = 0
     live = np.arange(games)
 
     def next_in(rows, seats):
@@ -70,20 +153,22 @@ def play(strategies: list[str], games: int, seed: int | None = None) -> dict:
 
     def roll_and_announce(rows, over):
         """The player with the turn rolls and announces over rank `over` (-1: none)."""
-        dice = rng.integers(0, 6, size=(2, len(rows)))
-        roll = ROLL_RANK[dice[0], dice[1]].astype(np.int64)
+        dice = tapes.read("dice", rows, dice_at[rows], 2)
+        dice_at[rows] += 2
+        roll = ROLL_RANK[dice[0] - 1, dice[1] - 1].astype(np.int64)
         np.add.at(roll_counts, roll, 1)
         who = kind[rows, turn[rows]]
         said = announce[who, over + 1, roll].astype(np.int64)
         bluffing = bluffs[who]
-        if bluffing.any():
+        if bluffing.any():  # as bots.announce_rank: two draws at every announcement
             b = np.flatnonzero(bluffing)
+            bluff, pick = tapes.read("chances", rows[b], chances_at[rows[b]], 2)
+            chances_at[rows[b]] += 2
             lowest = over[b] + 1
             can = roll[b] >= lowest
-            lie = (~can) | ((roll[b] < 20) & (rng.random(len(b)) < bots.BLUFF_RATE))
+            lie = (~can) | ((roll[b] < 20) & (bluff < bots.BLUFF_RATE))
             floor = np.where(can, roll[b] + 1, lowest)
-            pick = floor + (rng.random(len(b)) * (21 - floor)).astype(np.int64)
-            said[b] = np.where(lie, pick, roll[b])
+            said[b] = np.where(lie, floor + (pick * (21 - floor)).astype(np.int64), roll[b])
         earlier[rows] = over
         standing[rows] = said
         real[rows] = roll
@@ -103,11 +188,10 @@ def play(strategies: list[str], games: int, seed: int | None = None) -> dict:
                 roll_and_announce(go_on, standing[go_on])
             ended = rows[move != 0]
             if len(ended):
-                m = move[move != 0]
-                is_check = m == 1
+                is_check = move[move != 0] == 1
                 true = real[ended] >= standing[ended]
-                checks += int(is_check.sum())
-                caught += int((is_check & ~true).sum())
+                checks[ended] += is_check
+                caught[ended] += is_check & ~true
                 loser = np.where(is_check & ~true, announcer[ended], turn[ended])
                 penalty = np.where(is_check & (standing[ended] == 20), 2, 1)
                 points[ended, loser] += penalty.astype(np.int8)
@@ -122,13 +206,11 @@ def play(strategies: list[str], games: int, seed: int | None = None) -> dict:
                 rounds[going] += 1
         live = live[winner[live] < 0]
 
-    wins = np.bincount(home[g_index, winner], minlength=n)
-    rolls = {two_dice.VALUES[rank]: int(count) for rank, count in enumerate(roll_counts)}
     return {
-        "wins": [int(w) for w in wins],
-        "rounds": [int(r) for r in rounds],
-        "points": [int(p) for p in points.sum(axis=1)],
-        "rolls": rolls,
+        "winner": winner,
+        "rounds": rounds,
+        "points": points.astype(np.int64),
         "checks": checks,
-        "lies_caught": caught,
+        "caught": caught,
+        "rolls": {two_dice.VALUES[rank]: int(count) for rank, count in enumerate(roll_counts)},
     }

@@ -76,14 +76,17 @@ def announce_rank(strategy: str, roll: int, earlier: int, rng, equal_ok: bool = 
     lowest = earlier if equal_ok else earlier + 1
     if lowest > 20:
         raise ValueError("nothing is left to announce")
+    if strategy == "bluffer":
+        # Two draws at every announcement, used or not: the batch engine replays a game from the same draws.
+        bluff, pick = rng.random(), rng.random()
+        floor = roll + 1 if roll >= lowest else lowest  # a lie names any value from here up
+        if roll < lowest or (roll < 20 and bluff < BLUFF_RATE):
+            return floor + int(pick * (21 - floor))
+        return roll
     if roll >= lowest:
-        if strategy == "bluffer" and roll < 20 and rng.random() < BLUFF_RATE:
-            return rng.randint(roll + 1, 20)
         return roll
     if strategy == "honest":
         return lowest
-    if strategy == "bluffer":
-        return rng.randint(lowest, 20)
     return max(range(lowest, 21), key=lambda rank: (chance_true(rank, earlier), -rank))
 
 
