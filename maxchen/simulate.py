@@ -35,7 +35,7 @@ class Result:
     games: int
     wins: list[int]  # per seat of `strategies` (seats rotate from game to game)
     rounds: list[int] = field(default_factory=list)  # per game
-    points: list[int] = field(default_factory=list)  # per game: every penalty point handed out
+    points: list[int] = field(default_factory=list)  # per game: every penalty point handed out (Poschen: life lost)
     rolls: dict[int, int] = field(default_factory=dict)  # value -> count, every roll made
     checks: int = 0
     lies_caught: int = 0
@@ -159,20 +159,30 @@ def max_games(rules_name: str = DEFAULT) -> int:
     return MAX_GAMES if REGISTRY[rules_name].batch else MAX_ENGINE_GAMES
 
 
-def _one_by_one(strategies: list[str], games: int, seed: int | None, rules_name: str, deadline: float) -> dict:
-    """Games on the real engine, seats rotated each game, until `deadline` (perf_counter): what `Result` holds."""
+def _one_by_one(
+    strategies: list[str], games: int, seed: int | None, rules_name: str, deadline: float, tapes=None
+) -> dict:
+    """Games on the real engine, seats rotated each game, until `deadline` (perf_counter): what `Result` holds.
+
+    The dice and the bots' draws come from `seed`'s generator, or game by game from a batch engine's `tapes`.
+    """
     rng = random.Random(seed)
     n = len(strategies)
     played = {"wins": [0] * n, "rounds": [], "points": [], "rolls": {}, "checks": 0, "lies_caught": 0}
+    start = REGISTRY[rules_name].game.lobby_fields(REGISTRY[rules_name].game.default_options())
+    scored = {"points", "lives"} & set(start)  # penalty points handed out, or lives lost
     for index in range(games):
         if index and time.perf_counter() > deadline:
             break
         shift = index % n
         seats = strategies[shift:] + strategies[:shift]  # seat j holds strategies[(j + shift) % n]
-        game = play_engine(seats, rng, rules_name)
+        if tapes is None:
+            game = play_engine(seats, rng, rules_name)
+        else:
+            game = play_engine(seats, tapes.chances_of(index), rules_name, dice=tapes.dice_of(index))
         played["wins"][(game["seat"] + shift) % n] += 1
         played["rounds"].append(game["rounds"])
-        played["points"].append(sum(seat.get("points", 0) for seat in game["standing"]))
+        played["points"].append(sum(abs(seat[key] - start[key]) for seat in game["standing"] for key in scored))
         for roll in game["rolls"]:
             for key in [roll["value"]] if REGISTRY[rules_name].dice == "values" else roll["dice"]:
                 played["rolls"][key] = played["rolls"].get(key, 0) + 1

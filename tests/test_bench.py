@@ -1,18 +1,26 @@
-"""The load benchmark's clients speak the protocols they claim to.
+"""The benchmarks measure what they claim to.
 
-The `browser` client must do what the room page's scripts (static/live.js) do; if they
-and the client drift apart, these fail.
+The load benchmark's `browser` client must do what the room page's scripts (static/live.js)
+do; if they and the client drift apart, these fail. The simulator benchmark's floor must play
+the real engine's games.
 """
 
 import importlib.util
 import math
+import random
 import re
 
 from tests.conftest import ROOT
 
-spec = importlib.util.spec_from_file_location("load", ROOT / "bench" / "load.py")
-load = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(load)
+
+def _bench(name):
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "bench" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+load = _bench("load")
 PAGE = "".join((ROOT / "static" / name).read_text() for name in ("live.js", "table.js"))  # the room page's protocol
 
 
@@ -53,3 +61,14 @@ def test_a_short_run_on_two_processes_and_redis(redis_url):
     )
     assert [(row["kind"], row["players"], row["errors"]) for row in rows] == [("browser", 12, 0)]
     assert all(not math.isnan(row["p95"]) and row["actions/s"] > 0 for row in rows)
+
+
+def test_the_simulators_floor_plays_the_real_engines_games():
+    """The floor is a yardstick only if it plays the same game: the same dice, the same end, game by game."""
+    from maxchen import simulate
+
+    floor_game = _bench("simulate").floor_game
+    for seed in range(300):
+        game = simulate.play_engine(["honest"] * 3, random.Random(seed))
+        standing = [seat["points"] for seat in game["standing"]]
+        assert floor_game(random.Random(seed)) == (game["seat"], game["rounds"], standing), seed

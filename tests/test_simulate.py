@@ -10,8 +10,10 @@ import scipy.stats as scipy
 
 from maxchen import simulate, stats
 from maxchen.rules import two_dice as rules
-from maxchen.rulesets import REGISTRY
+from maxchen.rulesets import REGISTRY, poschen
 from maxchen.rulesets.maexchen import batch
+
+BATCHES = {name: rule_set for name, rule_set in REGISTRY.items() if rule_set.batch}
 
 
 def test_the_statistician_beats_honest_players():
@@ -23,31 +25,37 @@ def test_the_statistician_beats_honest_players():
     assert sum(result.wins) == 5000
 
 
+LADDERS = {"maexchen": batch.MAEXCHEN, "poschen": poschen.LADDER}  # every rule set with a batch engine
+
+
+@pytest.mark.parametrize("rules_name", sorted(BATCHES))
 @pytest.mark.parametrize(
     "mix",
     [["statistician", "honest", "bluffer"], ["honest", "honest", "bluffer"], ["statistician"] * 3, ["bluffer"] * 6],
     ids="-".join,
 )
-def test_the_batch_engine_plays_the_real_engines_games_game_by_game(mix):
+def test_the_batch_engine_plays_the_real_engines_games_game_by_game(mix, rules_name):
     """The same dice and the same draws for the bluffers: every game ends as the real engine plays it."""
+    assert set(LADDERS) == set(BATCHES)
     games, n = 400, len(mix)
     tapes = batch.Tapes(seed=7, games=games)
-    played = batch.play_tapes(mix, tapes)
+    played = batch.play_tapes(mix, tapes, LADDERS[rules_name])
+    score = "points" if LADDERS[rules_name].points else "lives"
     rolls = dict.fromkeys(rules.VALUES, 0)
     for g in range(games):
         seats = mix[g % n :] + mix[: g % n]  # seat j of game g holds mix[(j + g) % n]
-        game = simulate.play_engine(seats, tapes.chances_of(g), dice=tapes.dice_of(g))
+        game = simulate.play_engine(seats, tapes.chances_of(g), rules_name, dice=tapes.dice_of(g))
         batch_game = {
             "winner": int(played["winner"][g]),
             "rounds": int(played["rounds"][g]),
-            "points": played["points"][g].tolist(),
+            score: played["score"][g].tolist(),
             "checks": int(played["checks"][g]),
             "caught": int(played["caught"][g]),
         }
         engine_game = {
             "winner": game["seat"],
             "rounds": game["rounds"],
-            "points": [seat["points"] for seat in game["standing"]],
+            score: [seat[score] for seat in game["standing"]],
             "checks": game["checks"],
             "caught": game["caught"],
         }
@@ -55,6 +63,17 @@ def test_the_batch_engine_plays_the_real_engines_games_game_by_game(mix):
         for roll in game["rolls"]:
             rolls[roll["value"]] += 1
     assert played["rolls"] == rolls  # and every roll of every game came up as the engine rolled it
+
+
+@pytest.mark.parametrize("rules_name", sorted(BATCHES))
+def test_a_batch_run_counts_what_the_real_engine_counts(rules_name):
+    """simulate() of the same games on either engine: the same wins, rounds, points (or lives lost) and rolls."""
+    mix = ["statistician", "honest", "bluffer"]
+    result = simulate.simulate(mix, 300, seed=9, rules_name=rules_name)
+    tapes = batch.Tapes(seed=9, games=300)
+    engine = simulate._one_by_one(mix, 300, None, rules_name, deadline=float("inf"), tapes=tapes)
+    for key in ("wins", "rounds", "points", "rolls", "checks", "lies_caught"):
+        assert getattr(result, key) == engine[key], key
 
 
 def test_every_roll_follows_theory():

@@ -1,4 +1,4 @@
-"""Mäxchen's batch simulator: many games at once over numpy arrays (docs/rules.md §2).
+"""The two-dice batch simulator: many games of Mäxchen or Poschen at once over numpy arrays (docs/rules.md §2, §3).
 
 Every game is a row, every step moves all unfinished games by one decision.
 The strategies are the tables `bots` makes, and every game reads its dice
@@ -7,6 +7,8 @@ the same rows (`Tapes.dice_of`, `Tapes.chances_of`), plays the same games,
 which a test checks game by game.
 """
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ...rules import two_dice
@@ -14,6 +16,19 @@ from . import bots
 from .game import MaexchenGame
 
 OUT_AT = MaexchenGame.OUT_AT
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """What the two-dice rule sets differ in, for the batch engine."""
+
+    lives: int  # each player's margin at the start: Mäxchen's points to go out, Poschen's lives
+    points: bool  # the score counts points up (Mäxchen), else lives down and never below 0 (Poschen)
+    accept: bool  # a 21 may be accepted
+    checker_opens: bool  # the checker opens the next round (Poschen), else the loser
+
+
+MAEXCHEN = Ladder(OUT_AT, points=True, accept=True, checker_opens=False)
 M64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15  # SplitMix64's step
 TAPES = ("dice", "chances")
@@ -81,13 +96,13 @@ class Draws(TapeDice):
         return self._next() * 2.0**-53
 
 
-def _tables(strategy: str) -> tuple[np.ndarray, np.ndarray]:
+def _tables(strategy: str, may_accept: bool) -> tuple[np.ndarray, np.ndarray]:
     """(answer[earlier + 1, announced]: 0 believe, 1 check, 2 accept; announce[earlier + 1, roll]: rank)."""
     answer = np.zeros((22, 21), dtype=np.int8)
     announce = np.full((22, 21), -1, dtype=np.int8)
     for earlier in range(-1, 21):
         for rank in range(21):
-            move = bots.answer_rank(strategy, rank, earlier, may_accept=True)
+            move = bots.answer_rank(strategy, rank, earlier, may_accept)
             answer[earlier + 1, rank] = ("believe", "check", "accept").index(move)
             if strategy != "bluffer" and earlier < 20:
                 announce[earlier + 1, rank] = bots.announce_rank(strategy, rank, earlier, None)
@@ -100,34 +115,36 @@ ROLL_RANK = np.array(
 )
 
 
-def play(strategies: list[str], games: int, seed: int | None = None) -> dict:
-    """`games` games of Mäxchen between `strategies` (seats rotated each game): what `simulate.Result` holds."""
+def play(strategies: list[str], games: int, seed: int | None = None, ladder: Ladder = MAEXCHEN) -> dict:
+    """`games` games between `strategies` (seats rotated each game): what `simulate.Result` holds."""
     seed = np.random.SeedSequence().entropy if seed is None else seed
-    played = play_tapes(strategies, Tapes(seed, games))
+    played = play_tapes(strategies, Tapes(seed, games), ladder)
     n = len(strategies)
     home = (played["winner"] + np.arange(games)) % n  # seat j of game g holds strategies[(j + g) % n]
+    lost = played["score"] if ladder.points else ladder.lives - played["score"]
     return {
         "wins": [int(w) for w in np.bincount(home, minlength=n)],
         "rounds": played["rounds"].tolist(),
-        "points": played["points"].sum(axis=1).tolist(),
+        "points": lost.sum(axis=1).tolist(),
         "rolls": played["rolls"],
         "checks": int(played["checks"].sum()),
         "lies_caught": int(played["caught"].sum()),
     }
 
 
-def play_tapes(strategies: list[str], tapes: Tapes) -> dict:
+def play_tapes(strategies: list[str], tapes: Tapes, ladder: Ladder = MAEXCHEN) -> dict:
     """Every game of `tapes`, seat j of game g holding strategies[(j + g) % n]: per game its winner's seat,
-    rounds, each seat's points, checks and lies caught (arrays, a row per game), and every roll's count."""
+    rounds, each seat's score (points or lives, as the game counts them), checks and lies caught (arrays, a
+    row per game), and every roll's count."""
     n, games = len(strategies), tapes.games
     names = list(dict.fromkeys(strategies))
-    answer = np.stack([_tables(name)[0] for name in names])
-    announce = np.stack([_tables(name)[1] for name in names])
+    answer = np.stack([_tables(name, ladder.accept)[0] for name in names])
+    announce = np.stack([_tables(name, ladder.accept)[1] for name in names])
     bluffs = np.array([name == "bluffer" for name in names])
     of_seat = np.array([names.index(s) for s in strategies])
     kind = of_seat[(np.arange(n)[None, :] + np.arange(games)[:, None]) % n]  # [games, seats] -> strategy index
 
-    points = np.zeros((games, n), dtype=np.int8)
+    lives = np.full((games, n), ladder.lives, dtype=np.int64)  # in at more than 0
     turn = np.zeros(games, dtype=np.int64)
     standing = np.full(games, -1, dtype=np.int64)  # the standing announcement's rank
     earlier = np.full(games, -1, dtype=np.int64)  # the one before it
@@ -147,7 +164,7 @@ def play_tapes(strategies: list[str], tapes: Tapes) -> dict:
         found = np.full(len(rows), -1, dtype=np.int64)
         for step in range(1, n + 1):
             candidate = (seats + step) % n
-            free = (found < 0) & (points[rows, candidate] < OUT_AT)
+            free = (found < 0) & (lives[rows, candidate] > 0)
             found[free] = candidate[free]
         return found
 
@@ -194,14 +211,16 @@ def play_tapes(strategies: list[str], tapes: Tapes) -> dict:
                 caught[ended] += is_check & ~true
                 loser = np.where(is_check & ~true, announcer[ended], turn[ended])
                 penalty = np.where(is_check & (standing[ended] == 20), 2, 1)
-                points[ended, loser] += penalty.astype(np.int8)
-                still = (points[ended] < OUT_AT).sum(axis=1)
-                over = still <= 1
+                lives[ended, loser] -= penalty
+                if not ladder.points:
+                    lives[ended, loser] = np.maximum(lives[ended, loser], 0)
+                over = (lives[ended] > 0).sum(axis=1) <= 1
                 if over.any():
                     done = ended[over]
-                    winner[done] = np.argmax(points[done] < OUT_AT, axis=1)
+                    winner[done] = np.argmax(lives[done] > 0, axis=1)
                 going = ended[~over]
-                turn[going] = np.where(points[going, loser[~over]] < OUT_AT, loser[~over], next_in(going, loser[~over]))
+                opener = turn[going] if ladder.checker_opens else loser[~over]
+                turn[going] = np.where(lives[going, opener] > 0, opener, next_in(going, opener))
                 standing[going] = -1
                 rounds[going] += 1
         live = live[winner[live] < 0]
@@ -209,7 +228,7 @@ def play_tapes(strategies: list[str], tapes: Tapes) -> dict:
     return {
         "winner": winner,
         "rounds": rounds,
-        "points": points.astype(np.int64),
+        "score": ladder.lives - lives if ladder.points else lives,
         "checks": checks,
         "caught": caught,
         "rolls": {two_dice.VALUES[rank]: int(count) for rank, count in enumerate(roll_counts)},

@@ -1,8 +1,12 @@
 """Poschen (docs/rules.md §3): Mäxchen's turn loop with lives and Mayer rules, also on one phone."""
 
+import functools
+
 from ...rules.ruleset import N_, RuleSet
-from ..maexchen import HINT_LABELS, bots, hint
+from ..maexchen import HINT_LABELS, batch, bots, hint
 from .game import PoschenGame
+
+LADDER = batch.Ladder(PoschenGame.OPTIONS["lives"].default, points=False, accept=False, checker_opens=True)
 
 RULE_SET = RuleSet(
     PoschenGame,
@@ -20,4 +24,5 @@ RULE_SET = RuleSet(
     },
     labels={"lives": N_("Lives"), **HINT_LABELS},
     hint=hint(PoschenGame.follows),
+    batch=functools.partial(batch.play, ladder=LADDER),
 )
