@@ -330,3 +330,25 @@ class PerudoMachine(BiddingMachine):
 
 TestPerudoMachine = PerudoMachine.TestCase
 TestPerudoMachine.settings = settings(max_examples=60, stateful_step_count=60, deadline=None)
+
+
+@pytest.mark.parametrize(
+    ("view", "p"),
+    [
+        ({"bid": {"count": 3, "face": 1}, "dice_in_play": 12, "palifico": None}, 1 / 6),  # pacos: ones alone
+        ({"bid": {"count": 2, "face": 4}, "dice_in_play": 7, "palifico": "ann"}, 1 / 6),  # palifico: no jokers
+        ({"bid": {"count": 1, "face": 6}, "dice_in_play": 25, "palifico": None}, 1 / 3),  # a six or a paco
+    ],
+)
+def test_the_teaching_hint_counts_the_dice_as_the_round_does(view, p):
+    import scipy.stats as scipy
+
+    from maxchen.rules import bidding
+
+    odds = bidding.odds(view)
+    count, dice = view["bid"]["count"], view["dice_in_play"]
+    assert odds["wild"] == (p == 1 / 3)
+    assert float(odds["chance"]) == pytest.approx(scipy.binom.sf(count - 1, dice, p), rel=1e-12)
+    assert [k for k, _ in odds["rows"]] == list(range(max(1, count - 2), count + 3))  # never a count below 1
+    for k, chance in odds["rows"]:
+        assert float(chance) == pytest.approx(scipy.binom.sf(k - 1, dice, p), rel=1e-12)

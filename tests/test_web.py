@@ -630,6 +630,38 @@ def test_after_a_mayer_the_hint_gives_what_the_next_player_needs(app, dice, rule
     assert f"{said} {goes_on.replace(' ', chr(160))}." in page
 
 
+@pytest.mark.parametrize(("rules", "cup", "bid"), [("luegen", (5, 5, 1), (4, 5)), ("perudo", (5, 4, 3, 2, 1), (6, 5))])
+def test_the_teaching_hint_of_liars_dice_gives_the_bids_binomial_odds(app, dice, rules, cup, bid):
+    """Every die on the table unseen (the board's view): P(at least k of n dice show the face or a 1), by scipy."""
+    import scipy.stats as scipy
+
+    ann, code = make_seat(app)
+    others = [make_seat(app, code, name)[0] for name in ("Ben", "Cem")]
+    act(ann, code, action="configure", version=version(ann, code), rules=rules)
+    assert "Teaching hint: off" in ann.get(f"/r/{code}").get_data(as_text=True)  # off unless the host asks
+    act(ann, code, action="configure", version=version(ann, code), rules=rules, **{"option.hint": "on"})
+    dice.add(*[cup] * 3)
+    act(ann, code, action="start", version=version(ann, code))
+    for browser in (ann, *others):
+        act(browser, code, action="shake", version=version(browser, code))
+    act(ann, code, action="bid", count=bid[0], face=bid[1], version=version(ann, code))
+    n = 3 * len(cup)
+
+    def percent(k):  # as a class reads them: whole percents, one decimal under 10 % (none is under 0.1 % here)
+        chance = scipy.binom.sf(k - 1, n, 1 / 3)
+        return f"{100 * chance:.{0 if chance >= 0.1 else 1}f}\u00a0%"
+
+    for page in (others[0].get(f"/r/{code}"), app.test_client().get(f"/r/{code}/board")):
+        html = page.get_data(as_text=True)
+        said = f"of the {n} dice on the table, at least {bid[0]} show a {bid[1]} or a 1 in {percent(bid[0])} of rolls."
+        assert said in html.replace("&nbsp;", "\u00a0")
+        table = re.search(r'<table class="odds-table">(.*?)</table>', html, re.S)[1].replace("&nbsp;", "\u00a0")
+        counts = [int(k) for k in re.findall(r"<td[^>]*>(\d+)</td>", table)]
+        assert counts == list(range(bid[0] - 2, bid[0] + 3))
+        assert re.findall(r"<td[^>]*>([^<]*%)</td>", table) == [percent(k) for k in counts]
+        assert re.findall(r'<td class="this">([^<]*)</td>', table) == [str(bid[0]), percent(bid[0])]
+
+
 # --- the statistics page and its CSV ---
 
 

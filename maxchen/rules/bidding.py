@@ -5,11 +5,16 @@ whole table show FACE, ones (pacos) counting too while they are jokers. A
 game says which bids may follow which (`_legal`) and what a call does.
 """
 
+import functools
+from fractions import Fraction
+
 from .. import fair
 from ..errors import IllegalMove
+from .bots import at_least
 from .game import Game, plain_copy
 
 JOKER = 1
+HINT_SPAN = 2  # the hint's table: the bid's count and this many counts either side
 
 
 def plain_raise(count: int, face: int, bid: dict | None) -> bool:
@@ -22,6 +27,21 @@ def plain_raise(count: int, face: int, bid: dict | None) -> bool:
 def count_matches(cups, face: int, wild: bool = True) -> int:
     """Dice on the table that count for `face`: ones too while they are jokers and the face is not one."""
     return sum(1 for cup in cups for die in cup if die == face or (wild and face != JOKER and die == JOKER))
+
+
+def odds(view: dict) -> dict:
+    """The teaching hint of a view's standing bid, by chance alone, as the board sees the table (every die
+    unseen): the chance that at least COUNT of the dice in play count for it, and the same for the counts
+    around it. A die counts with chance 1/3 (the face or a joker), or 1/6 for pacos and without jokers."""
+    bid, dice = view["bid"], view["dice_in_play"]
+    wild = view.get("palifico") is None and bid["face"] != JOKER  # ones count too (Lügen has no palifico)
+    p = Fraction(1, 3) if wild else Fraction(1, 6)
+    counts = range(max(1, bid["count"] - HINT_SPAN), min(dice, bid["count"] + HINT_SPAN) + 1)
+    rows = [(k, _at_least(k, dice, p)) for k in counts]
+    return {"chance": _at_least(bid["count"], dice, p), "wild": wild, "rows": rows}
+
+
+_at_least = functools.cache(at_least)  # exact, and each page of a table draws it again
 
 
 class BiddingGame(Game):

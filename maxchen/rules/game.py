@@ -46,6 +46,8 @@ class Option:
         return {"default": self.default, "min": self.low, "max": self.high}
 
 
+HINT = Option(default="off", choices=("off", "on"))  # the teaching hint beside each claim (a classroom asks)
+
 # What became of a logged roll: its claim checked and true, or a lie; believed or accepted unseen;
 # shown by a doubt of another's bid (Lügen); left on the table when a round was void (docs/rules.md §5).
 OUTCOMES = ("true", "lie", "too_high", "believed", "accepted", "shown", "void")  # too_high: a Lügen bid that fell

@@ -16,6 +16,9 @@ def N_(text: str) -> str:  # noqa: N802 - the usual name of the marker
     return text
 
 
+HINT_LABELS = {"hint": N_("Teaching hint"), "off": N_("off"), "on": N_("on")}  # the words of its option
+
+
 @dataclass(frozen=True)
 class RuleSet:
     """How one rule set looks, reads, plays by bots and counts, beside its rules."""
@@ -29,8 +32,9 @@ class RuleSet:
     names: dict[int, str] = field(default_factory=dict)  # the words for values players say as words
     labels: dict[str, str] = field(default_factory=dict)  # option names and choices
     fields: tuple[str, ...] = ()  # whole-number form fields of its actions
-    # The teaching hint beside an announcement, where the rule set has one: value -> its odds.
-    hint: Callable[[int], tuple] | None = None
+    # The teaching hint beside a claim, where the rule set has one: a two-dice value, or a liar's-dice view
+    # with a bid, -> its odds by chance alone.
+    hint: Callable | None = None
     # A fast simulator of many games at once, where the rule set has one (see maxchen/simulate.py).
     batch: Callable | None = None
     # Its own refusals: reason -> (the API code it answers with, its text marked with N_).

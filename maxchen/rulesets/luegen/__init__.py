@@ -1,6 +1,7 @@
 """Lügen (docs/rules.md §4): liar's dice with three dice each and beer mats."""
 
-from ...rules.ruleset import N_, RuleSet
+from ...rules import bidding
+from ...rules.ruleset import HINT_LABELS, N_, RuleSet
 from . import bots
 from .game import LuegenGame
 
@@ -14,6 +15,8 @@ RULE_SET = RuleSet(
         "playoff": N_("Play-off"),
         "equal": N_("if all tie"),
         "last_two": N_("last two only"),
+        **HINT_LABELS,
     },
     fields=("count", "face"),
+    hint=bidding.odds,
 )

@@ -8,7 +8,7 @@ played down between the two players of a doubt (phase 2), until one loser.
 
 from ...errors import IllegalMove
 from ...rules.bidding import BiddingGame, count_matches, plain_raise
-from ...rules.game import Option, plain_copy
+from ...rules.game import HINT, Option, plain_copy
 
 DICE = 3
 FACES = (2, 3, 4, 5, 6)
@@ -33,6 +33,7 @@ class LuegenGame(BiddingGame):
     OPTIONS = {
         "mats": Option(default=12, low=2, high=30),
         "playoff": Option(default="equal", choices=("equal", "last_two")),
+        "hint": HINT,
     }
     SHARED_PHONE = False
     _LATER = {**BiddingGame._LATER, "seals": {}}

@@ -1,7 +1,7 @@
 """Mäxchen, the default rule set (docs/rules.md §2): two dice, penalty points, out at 5."""
 
 from ... import stats
-from ...rules.ruleset import N_, RuleSet
+from ...rules.ruleset import HINT_LABELS, N_, RuleSet
 from . import batch, bots
 from .game import MaexchenGame
 
@@ -13,7 +13,6 @@ DOUBLES = {
     55: N_("double five"),
     66: N_("double six"),
 }
-HINT_LABELS = {"hint": N_("Teaching hint"), "off": N_("off"), "on": N_("on")}
 
 
 def hint(follows):

@@ -5,7 +5,7 @@ from functools import cache
 from ... import fair
 from ...errors import IllegalMove
 from ...rules import two_dice
-from ...rules.game import Game, Option
+from ...rules.game import HINT, Game
 
 
 @cache
@@ -24,7 +24,7 @@ class MaexchenGame(Game):
     CHALLENGE = "check"
     OUT_AT = 5
     # The teaching hint: beside each announcement the odds of a fresh roll (a classroom asks).
-    OPTIONS = {"hint": Option(default="off", choices=("off", "on"))}
+    OPTIONS = {"hint": HINT}
     _LATER = {**Game._LATER, "seal": None}
 
     def __init__(self, players, options=None, dice=None):

@@ -1,6 +1,7 @@
 """Perudo (docs/rules.md §6): five dice each, pacos wild, dudo, calza and palifico."""
 
-from ...rules.ruleset import N_, RuleSet
+from ...rules import bidding
+from ...rules.ruleset import HINT_LABELS, N_, RuleSet
 from . import bots
 from .game import PerudoGame
 
@@ -9,8 +10,9 @@ RULE_SET = RuleSet(
     bots.act,
     "faces",
     summary=N_("Five dice each, ones are wild: raise the bid, or call dudo or calza. Lose a call, lose a die."),
-    labels={"calza": N_("Calza"), "on": N_("on"), "off": N_("off")},
+    labels={"calza": N_("Calza"), **HINT_LABELS},
     fields=("count", "face"),
+    hint=bidding.odds,
     refusals={
         "perudo_bad_bid": ("bad_value", N_("Bid a count and a face from 1 to 6 (ones are pacos).")),
         "perudo_paco_opening": ("not_higher", N_("The opening bid cannot be on pacos.")),

@@ -11,7 +11,7 @@ import math
 from ...errors import IllegalMove
 from ...rules.bidding import JOKER as PACO
 from ...rules.bidding import BiddingGame, count_matches, plain_raise
-from ...rules.game import Option, plain_copy
+from ...rules.game import HINT, Option, plain_copy
 
 START_DICE = 5
 FACES = (1, 2, 3, 4, 5, 6)
@@ -43,7 +43,7 @@ class PerudoGame(BiddingGame):
     ACTIONS = ("shake", "bid", "dudo", "calza")
     CLAIM = "bid"
     CHALLENGE = "dudo"
-    OPTIONS = {"calza": Option(default="on", choices=("on", "off"))}
+    OPTIONS = {"calza": Option(default="on", choices=("on", "off")), "hint": HINT}
 
     def __init__(self, players, options=None, dice=None):
         super().__init__(players, options, dice)

@@ -2,8 +2,8 @@
 
 import functools
 
-from ...rules.ruleset import N_, RuleSet
-from ..maexchen import HINT_LABELS, batch, bots, hint
+from ...rules.ruleset import HINT_LABELS, N_, RuleSet
+from ..maexchen import batch, bots, hint
 from .game import PoschenGame
 
 LADDER = batch.Ladder(PoschenGame.OPTIONS["lives"].default, points=False, accept=False, checker_opens=True)
