@@ -1157,8 +1157,11 @@ BOARD_SIZES = """() => {
   const words = [...document.querySelectorAll("main *")].filter((e) => shown(e) && !e.closest("svg, .sr-only, nav") &&
     [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()));
   const dice = [...document.querySelectorAll("main .die")].filter(shown).map((d) => d.getBoundingClientRect().width);
+  const size = (e) => parseFloat(getComputedStyle(e).fontSize);
   return {
-    smallest: Math.min(...words.map((e) => parseFloat(getComputedStyle(e).fontSize))),
+    smallest: Math.min(...words.map(size)),
+    tiny: words.filter((e) => size(e) < 24).slice(0, 4)
+      .map((e) => `${e.tagName}.${e.className}: ${e.textContent.trim().slice(0, 30)}`),
     dice: Math.min(48, ...dice),
     scroll: document.documentElement.scrollHeight - innerHeight,
     cut: [...document.querySelectorAll(".class-table")].map((e) => e.scrollHeight - e.clientHeight)
@@ -1417,6 +1420,62 @@ def _api_act(base, code, token, **body):
 
     url = f"{base}/api/rooms/{code}/actions"
     return requests.post(url, json=body, headers={"Authorization": f"Bearer {token}"}, timeout=10)
+
+
+@pytest.fixture(scope="module")
+def boards():
+    """A Mäxchen room in its fourth game (the statistics of three), and a Perudo table of five mid-round with
+    the teaching hint on and a bid standing: {rules: code}."""
+
+    def setup(rooms):
+        host = rooms.create("Anke", "perudo", options={"hint": "on"})
+        code = host["code"]
+        seats = [host["player"], *(rooms.join(code, name)["player"] for name in ("Bernd", "Clara", "Dmitri", "Eva"))]
+        rooms.act(code, host["player"], {"action": "start"})
+        for seat in seats:
+            rooms.act(code, seat, {"action": "shake"})
+        rooms.act(code, host["player"], {"action": "bid", "count": 9, "face": 5})
+        return {"maexchen": _engine_games(rooms, "maexchen", 3, True), "perudo": code}
+
+    with _prepared(setup, env={"MAXCHEN_LIMIT_PAGES": "1000 per second"}) as prepared:
+        yield prepared
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+@pytest.mark.parametrize("rules", ["maexchen", "perudo"])
+def test_the_room_board_fills_a_projector_one_view_at_a_time(browser, boards, rules, size):
+    """The table, or its statistics, from the back row: every word at least 24 px, any die 48 px, nothing cut."""
+    server, codes = boards
+    board = Phone(browser, server.url, "ru-RU" if rules == "perudo" else "de-DE")
+    page = board.page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(f"{server.url}/r/{codes[rules]}/board")
+    for show, what in (("table", "#players .player"), ("stats", "#stats h3")):  # Perudo: no game over yet, no chart
+        page.click(f".board-switch a[href$='show={show}']")
+        page.wait_for_selector(f"body[data-show={show}] {what}")
+        sizes = page.evaluate(BOARD_SIZES)
+        assert sizes["smallest"] >= 24 and sizes["dice"] >= 48 and sizes["scroll"] == 0, (show, sizes)
+        assert page.evaluate(OVERFLOWS) == [], (show, page.evaluate(OVERFLOWS))
+        if show == "table":
+            assert look.in_view(page, "#players .player:last-child") and look.in_view(page, ".qr svg")
+            if rules == "perudo":  # the bid's odds: its count and the counts either side (all 25 dice unseen)
+                cells = page.locator(".odds-table tr >> nth=0").locator("td:visible").all_inner_texts()
+                assert cells == ["8", "9", "10"] and look.in_view(page, ".odds-table")
+        elif rules == "maexchen":  # both charts, side by side
+            charts = [page.locator("#stats .chart svg").nth(i).bounding_box() for i in range(2)]
+            assert charts[0]["x"] + charts[0]["width"] < charts[1]["x"], charts
+        board.shot(f"room-board-{rules}-{show}-{size[0]}x{size[1]}")
+    assert board.errors == []
+    board.context.close()
+
+
+# Every element of the page's main whose content runs past its own box sideways (a cut word, a table too wide).
+# Words for screen readers only (a box of one pixel) are no words on the screen.
+OVERFLOWS = """() => [...document.querySelectorAll("main *")]
+  .filter((e) => { const r = e.getBoundingClientRect(); return r.width > 2 && r.height > 2 && !e.closest("svg"); })
+  .filter((e) => (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== "visible")
+    || e.getBoundingClientRect().right > innerWidth + 1)
+  .map((e) => e.tagName + "." + e.className)"""
 
 
 @pytest.fixture(scope="module")

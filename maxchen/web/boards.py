@@ -43,7 +43,15 @@ def board(code):
     """The room on a big screen (a projector): what the whole table sees, with no seat and no hidden die."""
     room = _watched(code)
     parts = parts_for(room, None)
-    return render_template("room.html", code=room.code, room=room, parts=parts, board=True, **share("r/" + room.code))
+    show = request.args.get("show")
+    show = show if show in BOARD_SHOWS else "all"
+    page = render_template(
+        "room.html", code=room.code, room=room, parts=parts, board=True, show=show, **share("r/" + room.code)
+    )
+    return page
+
+
+BOARD_SHOWS = ("table", "stats")  # a room's board shows one of them, big, or everything
 
 
 @bp.get("/r/<code>/stats")
