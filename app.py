@@ -45,7 +45,7 @@ from flask import Flask  # noqa: E402
 from flask_babel import Babel  # noqa: E402
 from flask_socketio import SocketIO  # noqa: E402
 
-from maxchen import assets, fastjson, presence, security, serve, throttle, web  # noqa: E402
+from maxchen import assets, fastjson, presence, security, serve, stats, throttle, web  # noqa: E402
 from maxchen.botplay import BotPlay  # noqa: E402
 from maxchen.bus import RedisBus  # noqa: E402
 from maxchen.classroom import Classrooms  # noqa: E402
@@ -86,6 +86,7 @@ def create_app(test_config=None) -> Flask:
     rooms.offline_grace = app.config["OFFLINE_GRACE"]
     app.extensions["maxchen.classes"] = Classrooms(rooms)
     Babel(app, locale_selector=locale.select_locale)
+    app.jinja_env.globals["percent_text"] = stats.percent_text
     app.before_request(security.same_origin_posts)  # before the throttle counts what it refuses
     for blueprint in web.BLUEPRINTS:
         app.register_blueprint(blueprint)

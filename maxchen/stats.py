@@ -77,6 +77,19 @@ def claim_true(claim: int, previous: int | None = None) -> Fraction:
     return honest / (honest + lie)
 
 
+def percent_text(chance, decimals: int | None = None) -> str:
+    """A chance as a class reads it: whole percents, one decimal under 10 % and from 99.5 % (or always
+    `decimals`), never "0 %" for a chance that is not 0 nor "100 %" for one that is not 1."""
+    chance = float(chance)
+    if 0 < chance < 0.001:
+        return "< 0.1\u00a0%"
+    if 0.999 < chance < 1:
+        return "> 99.9\u00a0%"
+    if decimals is None:
+        decimals = 1 if chance not in (0, 1) and (chance < 0.1 or chance >= 0.995) else 0
+    return f"{100 * chance:.{decimals}f}\u00a0%"
+
+
 def chi_square(observed: dict[int, int], expected: dict[int, Fraction]) -> tuple[float, int]:
     """Pearson's χ² of `observed` counts against `expected` shares, and its degrees of freedom."""
     total = sum(observed.get(key, 0) for key in expected)

@@ -412,3 +412,28 @@ def test_every_rule_set_counts_each_roll_once_by_its_own_kind_and_only_once_the_
     assert shown[other] is None and shown[f"checked_{kind}"] is None  # the game's own checked cups are gone
     # Doubts and checks count what the game counted, whichever the rule set calls them.
     assert shown["checks"] + shown["doubts"] == room.game.tally["checks"]
+
+
+@pytest.mark.parametrize(
+    ("chance", "shown"),
+    [
+        (0, "0 %"),
+        (Fraction(1, 2000), "< 0.1 %"),
+        (0.0123, "1.2 %"),
+        (0.0996, "10.0 %"),
+        (0.1, "10 %"),
+        (Fraction(2851, 19683), "14 %"),
+        (0.9949, "99 %"),
+        (0.9972, "99.7 %"),
+        (0.99951, "> 99.9 %"),
+        (1, "100 %"),
+    ],
+)
+def test_a_chance_reads_as_a_class_reads_it_never_0_or_100_unless_it_is(chance, shown):
+    assert stats.percent_text(chance) == shown.replace(" %", "\u00a0%")
+
+
+def test_a_chance_with_one_decimal_keeps_its_edges():
+    assert [stats.percent_text(c, 1) for c in (0, 0.0004, 0.0562, 0.9989, 0.9996, 1)] == [
+        s.replace(" %", "\u00a0%") for s in ("0.0 %", "< 0.1 %", "5.6 %", "99.9 %", "> 99.9 %", "100.0 %")
+    ]

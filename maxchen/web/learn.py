@@ -36,7 +36,7 @@ RUNS_KEPT = 16
 
 
 def _percent(chance) -> str:
-    return f"{float(chance) * 100:.1f} %"
+    return stats.percent_text(chance, decimals=1)
 
 
 @bp.get("/learn")
