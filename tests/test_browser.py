@@ -1469,10 +1469,50 @@ def test_the_room_board_fills_a_projector_one_view_at_a_time(browser, boards, ru
     board.context.close()
 
 
+LEARN_PARTS = {  # /learn's parts with what each shows at its largest: 50 unseen dice, 20 claims, 10,000 dice
+    "ladder": "",
+    "liars": "&unseen=50",
+    "claims": "&after=31",
+    "time": "&dice=10000&six=1/4",
+    "simulate": "&rules=maexchen&games=20000&seat=statistician&seat=honest&seat=bluffer&seat=honest&seed=3",
+}
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en-US", (1280, 720)), ("ru-RU", (1280, 720)), ("de-DE", (1920, 1080))])
+def test_learn_fills_a_projector_one_part_at_a_time(browser, server, lang, size):
+    """Each part of /learn alone, from the back row: every word at least 24 px, nothing cut, no scrolling; its
+    form keeps the part, and the switch keeps what the forms asked."""
+    phone = Phone(browser, server.url, lang)
+    page = phone.page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    for part, query in LEARN_PARTS.items():
+        page.goto(f"{server.url}/learn?show={part}{query}")
+        page.wait_for_selector(f"body[data-show={part}] section[data-section={part}]")
+        assert page.locator("main > section.learn:visible").evaluate_all("(s) => s.map((e) => e.dataset.section)") == [
+            part
+        ] * (2 if part == "simulate" else 1)
+        sizes = page.evaluate(BOARD_SIZES)
+        assert sizes["smallest"] >= 24 and sizes["scroll"] == 0, (part, sizes)
+        assert page.evaluate(OVERFLOWS) == [], (part, page.evaluate(OVERFLOWS))
+        phone.shot(f"learn-{part}-{lang[:2]}-{size[0]}x{size[1]}")
+    # The claims' form asks again in the same part; the switch then goes to another part with the claims kept.
+    page.goto(f"{server.url}/learn?show=claims")
+    page.select_option("#claims select[name=after]", "64")
+    page.click("#claims button[type=submit]")
+    page.wait_for_url("**after=64**")
+    assert page.get_attribute("body", "data-show") == "claims" and page.locator("#claims tbody tr").count() == 8
+    page.click(".board-switch a[href*='show=time']")
+    page.wait_for_selector("body[data-show=time]")
+    assert "after=64" in page.url
+    assert phone.errors == []
+    phone.context.close()
+
+
 # Every element of the page's main whose content runs past its own box sideways (a cut word, a table too wide).
-# Words for screen readers only (a box of one pixel) are no words on the screen.
+# Words for screen readers only (a box of one pixel) are no words on the screen, nor is a closed <details>'s content.
 OVERFLOWS = """() => [...document.querySelectorAll("main *")]
   .filter((e) => { const r = e.getBoundingClientRect(); return r.width > 2 && r.height > 2 && !e.closest("svg"); })
+  .filter((e) => e.checkVisibility())  // not in a closed <details>
   .filter((e) => (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== "visible")
     || e.getBoundingClientRect().right > innerWidth + 1)
   .map((e) => e.tagName + "." + e.className)"""

@@ -984,7 +984,7 @@ def test_the_simulators_csv_holds_the_games_the_page_shows_even_where_a_run_stop
 
 
 SHOWN = r"(&lt; 0.1|[\d.]+)\u00a0%"  # a chance on /learn: never "0.0 %" for one that is not 0
-ODDS_ROW = rf"<tr><td>(\d+)</td><td>{SHOWN}</td><td>{SHOWN}</td></tr>"  # /learn's liar's-dice table
+ODDS_ROW = rf'<tr(?: class="nil")?><td>(\d+)</td><td>{SHOWN}</td><td>{SHOWN}</td></tr>'  # /learn's liar's-dice table
 
 
 def test_learn_shows_liars_dice_odds_as_scipy_computes_them(client):
@@ -1043,3 +1043,17 @@ def test_learn_says_how_often_a_claim_is_true(client):
         answer = client.get("/learn?after=" + bad)
         text = answer.get_data(as_text=True)
         assert answer.status_code == 400 and "Choose the announcement before" in text, bad
+
+
+def test_learn_shows_one_part_for_a_projector_and_keeps_it_in_its_forms(client):
+    html = client.get("/learn?show=claims&after=64").get_data(as_text=True)
+    assert 'data-show="claims"' in html and 'class="learn-page board"' in html
+    # Every form asks again in the same part; the switch keeps what was asked.
+    assert html.count('<input type="hidden" name="show" value="claims">') == 4
+    assert 'href="/learn?after=64&amp;show=time"' in html and 'href="/learn?after=64"' in html  # and Everything
+    odd = client.get("/learn?show=time&_anchor=x&_scheme=javascript&_external=1&dice=100").get_data(as_text=True)
+    switch = re.search(r'<nav class="board-switch".*?</nav>', odd, re.S)[0]  # url_for's own orders are not passed on
+    assert 'href="/learn?dice=100&amp;show=claims"' in switch and "_anchor" not in switch and "javascript" not in switch
+    for bad in ("", "nothing", "<b>x</b>", "CLAIMS"):  # anything else: everything, as on a phone
+        page = client.get("/learn?show=" + bad).get_data(as_text=True)
+        assert 'data-show="all"' in page and 'name="show"' not in page and "<b>x</b>" not in page, bad

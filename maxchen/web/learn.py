@@ -17,7 +17,7 @@ from ..errors import IllegalMove
 from ..live import SHARES, STRATEGY_LABELS, value_label
 from ..rules import two_dice
 from ..rules.bots import at_least
-from ..rulesets import DEFAULT, REGISTRY, RULESETS, TITLES
+from ..rulesets import DEFAULT, N_, REGISTRY, RULESETS, TITLES
 from ..table import LOADINGS, ruleset_name
 from .forms import WHOLE
 
@@ -67,7 +67,11 @@ def learn():
     unseen, odds_error = _unseen(request.args.get("unseen") or str(UNSEEN_DEFAULT))
     roll = _rolled(request.args.get("dice"), request.args.get("six") or "fair")
     after, claims_error = _after(request.args.get("after", "62"))
+    show = request.args.get("show")
+    show = show if show in LEARN_SHOWS else "all"
     context = {
+        "show": show,
+        "switch": _switch(show),
         "ladder": ladder,
         "unseen": unseen,
         "liars": _liars_odds(unseen),
@@ -112,6 +116,29 @@ def learn():
         value_name=str,  # the chart names values by their number: short under a bar
         **context,
     )
+
+
+LEARN_SHOWS = {  # /learn on a projector shows one of its parts, big, or everything
+    "ladder": N_("Odds"),
+    "liars": N_("How many?"),
+    "claims": N_("Claims"),
+    "time": N_("Over time"),
+    "simulate": N_("Simulate"),
+}
+
+
+FORM_FIELDS = ("unseen", "after", "dice", "six", "rules", "games", "seat", "seed")  # what /learn's forms ask
+
+
+def _switch(show: str) -> list[tuple[str, str, str]]:
+    """The page's switch: (key, words, URL) of each part and of everything, keeping what the forms asked."""
+    # Only the forms' own fields: url_for reads a few names (_anchor, _scheme, ...) as its own orders.
+    asked = {key: values for key, values in request.args.to_dict(flat=False).items() if key in FORM_FIELDS}
+    parts = {"all": N_("Everything"), **LEARN_SHOWS}
+    return [
+        (key, gettext(words), url_for("learn.learn", **asked, **({} if key == "all" else {"show": key})))
+        for key, words in parts.items()
+    ]
 
 
 def _unseen(text: str) -> tuple[int, str | None]:
@@ -177,6 +204,8 @@ def _liars_odds(unseen: int) -> list[dict]:
             "k": k,
             "wild": _percent(at_least(k, unseen, wild)),
             "plain": _percent(at_least(k, unseen, plain)),
+            # Below 0.1 % either way since the row before: a projector leaves it out (learn.css).
+            "nil": k > 1 and at_least(k - 1, unseen, wild) < Fraction(1, 1000),
         }
         for k in range(1, unseen + 1)
     ]
