@@ -12,23 +12,29 @@ dice source.
 import hashlib
 import hmac
 import os
-import threading
 
 SALT_BYTES = 16
 SALTS_PER_READ = 256  # one read of the system's generator for many cups: a read is a system call
 _salts: list[str] = []
-_salts_lock = threading.Lock()
 # A forked process must never hand out its parent's salts: one told at a check would open the other's cups.
 os.register_at_fork(after_in_child=_salts.clear)
 
 
 def new_salt() -> str:
-    """A fresh salt: 16 bytes of the system's generator, as 32 hex digits, never handed out twice."""
-    with _salts_lock:
-        if not _salts:
-            pool = os.urandom(SALT_BYTES * SALTS_PER_READ).hex()
-            _salts.extend(pool[i : i + 2 * SALT_BYTES] for i in range(0, len(pool), 2 * SALT_BYTES))
+    """A fresh salt: 16 bytes of the system's generator, as 32 hex digits, never handed out twice.
+
+    No lock: list.pop and list.extend are atomic, and under eventlet a lock turns green, which a thread of
+    its pool (a simulation sealing its cups) must not wait on. Two callers that find the pool empty each
+    read salts of their own.
+    """
+    try:
         return _salts.pop()
+    except IndexError:
+        pool = os.urandom(SALT_BYTES * SALTS_PER_READ).hex()
+        fresh = [pool[i : i + 2 * SALT_BYTES] for i in range(0, len(pool), 2 * SALT_BYTES)]
+        salt = fresh.pop()
+        _salts.extend(fresh)
+        return salt
 
 
 def text(dice, salt: str) -> str:

@@ -3,6 +3,8 @@
 import hashlib
 import json
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -11,6 +13,8 @@ from maxchen.dice import FixedDice
 from maxchen.rulesets.luegen.game import LuegenGame
 from maxchen.rulesets.maexchen.game import MaexchenGame
 from maxchen.rulesets.poschen.game import PoschenGame
+
+from .conftest import ROOT
 
 A, B, C = "ann", "ben", "cem"
 
@@ -186,3 +190,28 @@ def test_salts_never_repeat_across_reads_nor_in_a_forked_process():
         os._exit(0)
     os.waitpid(child, 0)
     assert os.read(read, 64).decode() != fair.new_salt()
+
+
+def test_salts_flow_between_an_eventlet_loop_and_its_thread_pool():
+    """The server runs on eventlet and a simulation in its thread pool (a real thread) seals cups too: a lock
+    monkey-patched into a green one would leave a waiter on the wrong thread, and every shake after it hung."""
+    program = """
+import eventlet
+eventlet.monkey_patch()
+from eventlet import tpool
+from maxchen import fair
+drawn = []
+def on_the_loop():
+    for _ in range(3000):
+        drawn.append(fair.new_salt())
+        eventlet.sleep(0)
+loop = eventlet.spawn(on_the_loop)
+in_a_thread = tpool.execute(lambda: [fair.new_salt() for _ in range(300_000)])
+loop.wait()
+salts = drawn + in_a_thread
+assert len(set(salts)) == len(salts) == 303_000
+print("ok")
+"""
+    for _ in range(3):  # the race came about in 1 run of 2 or 3
+        done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=30, cwd=ROOT)
+        assert done.stdout.strip() == "ok", done.stderr[-2000:]
