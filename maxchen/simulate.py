@@ -6,6 +6,7 @@ both engines agree); any other rule set plays its games on the real engine.
 
     python -m maxchen.simulate --games 100000 --strategies honest honest honest
     python -m maxchen.simulate --games 20000 --strategies statistician honest --csv results.csv
+    python -m maxchen.simulate --rules luegen --games 500 --strategies statistician honest bluffer
 """
 
 import argparse
@@ -140,7 +141,7 @@ def simulate(strategies: list[str], games: int, seed: int | None = None, rules_n
         raise ValueError(f"no strategy {sorted(unknown)[0]!r}")
     started = time.perf_counter()
     if rule_set.batch:
-        played = rule_set.batch(strategies, games, seed)
+        played = rule_set.batch(strategies, games, seed, deadline=started + ENGINE_SECONDS)
     else:
         played = _one_by_one(strategies, games, seed, rules_name, started + ENGINE_SECONDS)
     done = len(played["rounds"])
@@ -226,16 +227,25 @@ def _fraction(part, whole=1) -> str:
     return f"{part / whole:.5f}" if part != "" and whole else ""
 
 
+def _seed(text: str) -> int:
+    seed = int(text)
+    if seed < 0:
+        raise argparse.ArgumentTypeError("a seed is a whole number, 0 or more")
+    return seed
+
+
 def main(argv=None) -> int:
     """The command line: simulate, print a summary (or CSV)."""
     parser = argparse.ArgumentParser(prog="python -m maxchen.simulate", description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=10_000, help=f"1 to {MAX_GAMES}")
+    most = f"1 to {MAX_GAMES} (Lügen and Perudo: {MAX_ENGINE_GAMES})"
+    parser.add_argument("--games", type=int, default=10_000, help=most)
     parser.add_argument("--strategies", nargs="+", default=["honest", "honest", "honest"], choices=STRATEGIES)
-    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--rules", default=DEFAULT, choices=list(REGISTRY), help="the rule set (default: %(default)s)")
+    parser.add_argument("--seed", type=_seed, default=None, help="a whole number, 0 or more: the same games again")
     parser.add_argument("--csv", metavar="FILE", help="write CSV to FILE ('-' for standard output)")
     args = parser.parse_args(argv)
     try:
-        result = simulate(args.strategies, args.games, args.seed)
+        result = simulate(args.strategies, args.games, args.seed, args.rules)
     except ValueError as error:
         parser.error(str(error))
     if args.csv == "-":

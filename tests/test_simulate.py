@@ -13,6 +13,8 @@ from maxchen.rules import two_dice as rules
 from maxchen.rulesets import REGISTRY, poschen
 from maxchen.rulesets.maexchen import batch
 
+from .conftest import ROOT
+
 BATCHES = {name: rule_set for name, rule_set in REGISTRY.items() if rule_set.batch}
 
 
@@ -157,3 +159,41 @@ def test_a_run_on_the_real_engine_stops_at_its_time_and_says_how_many_games_it_p
     result = simulate.simulate(["statistician"] * 6, 1000, seed=2, rules_name=rules_name)
     assert 0 < result.games < 1000 and result.asked == 1000
     assert sum(result.wins) == result.games == len(result.rounds)
+
+
+def test_a_batch_run_in_chunks_plays_the_games_of_one_run_and_stops_at_its_time(monkeypatch):
+    """Chunks of 700 games play the very games one chunk of 2,000 plays; out of time, a run keeps the first ones."""
+    mix = ["statistician", "honest", "bluffer"]
+    whole = batch.play(mix, 2000, seed=12)
+    monkeypatch.setattr(batch, "CHUNK", 700)
+    assert batch.play(mix, 2000, seed=12) == whole
+    assert (batch.Tapes(12, 5, first=3).keys == batch.Tapes(12, 10).keys[:, 3:8]).all()
+    monkeypatch.setattr(simulate, "ENGINE_SECONDS", 0.0)  # no time at all: the first chunk only
+    short = simulate.simulate(mix, 2000, seed=12)
+    assert short.games == 700 and short.asked == 2000 and short.rounds == whole["rounds"][:700]
+
+
+def test_seeds_are_whole_numbers_from_0_and_every_bit_counts():
+    mix = ["honest", "bluffer"]
+    runs = [batch.play(mix, 300, seed) for seed in (0, 2**64, 2**64 + 1)]
+    assert runs[0] != runs[1] != runs[2]  # no seed wraps round at 64 bits
+    assert batch.play(mix, 300, 2**64) == runs[1]
+    with pytest.raises(ValueError):
+        batch.play(mix, 10, -1)
+    refused = subprocess.run(
+        [sys.executable, "-m", "maxchen.simulate", "--seed", "-1"], capture_output=True, text=True, cwd=ROOT
+    )
+    assert refused.returncode == 2 and "a seed is a whole number, 0 or more" in refused.stderr
+
+
+def test_the_command_simulates_any_rule_set():
+    answer = subprocess.run(
+        [sys.executable, "-m", "maxchen.simulate", "--rules", "luegen", "--games", "12", "--seed", "1", "--csv", "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    rows = list(csv.DictReader(io.StringIO(answer.stdout)))
+    assert [int(row["key"]) for row in rows if row["section"] == "roll"] == [1, 2, 3, 4, 5, 6]  # faces: Lügen's dice
+    assert sum(int(row["count"]) for row in rows if row["section"] == "wins") == 12

@@ -1057,3 +1057,11 @@ def test_learn_shows_one_part_for_a_projector_and_keeps_it_in_its_forms(client):
     for bad in ("", "nothing", "<b>x</b>", "CLAIMS"):  # anything else: everything, as on a phone
         page = client.get("/learn?show=" + bad).get_data(as_text=True)
         assert 'data-show="all"' in page and 'name="show"' not in page and "<b>x</b>" not in page, bad
+
+
+def test_a_simulations_seed_is_refused_with_its_range(client):
+    for bad in ("1000000000", "-1", "18446744073709551616", "x"):
+        answer = client.get(f"/learn?games=10&seat=honest&seat=honest&seed={bad}")
+        assert answer.status_code == 400, bad
+        assert "Seed must be a whole number from 0 to 999999999." in answer.get_data(as_text=True), bad
+    assert client.get("/learn?games=10&seat=honest&seat=honest&seed=999999999").status_code == 200

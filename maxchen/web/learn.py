@@ -33,6 +33,7 @@ _SIMULATING = threading.BoundedSemaphore(1)  # one simulation at a time, whoever
 # stopped at its time limit might stop elsewhere the second time.
 _RUNS: OrderedDict = OrderedDict()
 RUNS_KEPT = 16
+SEEDS = 999_999_999  # a run's seed, given or drawn: one that fits the form's field
 
 
 def _percent(chance) -> str:
@@ -228,9 +229,9 @@ def _simulated(rules: str, seats: list[str], games: str, seed: str):
             strategy=next(s for s in seats if s not in _strategy_labels())[:40],
             choices=", ".join(_strategy_labels()),
         )
-    if seed and not (WHOLE.fullmatch(seed) and int(seed) >= 0):
-        raise IllegalMove("whole_number", field="seed")
-    seed = int(seed) if seed else secrets.randbelow(10**9)
+    if seed and not (WHOLE.fullmatch(seed) and 0 <= int(seed) <= SEEDS):
+        raise IllegalMove("option_range", option=gettext("Seed"), low=0, high=SEEDS)
+    seed = int(seed) if seed else secrets.randbelow(SEEDS + 1)
     kept = _RUNS.get((rules, tuple(seats), games, seed))
     if kept is not None:
         return kept

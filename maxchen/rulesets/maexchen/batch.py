@@ -7,6 +7,7 @@ the same rows (`Tapes.dice_of`, `Tapes.chances_of`), plays the same games,
 which a test checks game by game.
 """
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,6 +33,7 @@ MAEXCHEN = Ladder(OUT_AT, points=True, accept=True, checker_opens=False)
 M64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15  # SplitMix64's step
 TAPES = ("dice", "chances")
+CHUNK = 20_000  # games played at once: a run stops at its time between two chunks
 
 
 def _mix(z):
@@ -46,10 +48,13 @@ class Tapes:
     its bluffers' draws in [0, 1). A draw is a function of its game and place alone, so the batch engine and
     the real one (`dice_of`, `chances_of`) read the same ones in whatever order the games are played."""
 
-    def __init__(self, seed: int, games: int):
-        self.seed, self.games = seed & M64, games
+    def __init__(self, seed: int, games: int, first: int = 0):
+        """The tapes of games `first` to `first + games - 1` of the run `seed` (a whole number, 0 or more)."""
+        self.seed = int(np.random.SeedSequence(seed).generate_state(1, np.uint64)[0])  # every bit of a big seed
+        self.games, self.first = games, first
         streams = np.arange(len(TAPES), dtype=np.uint64)[:, None]
-        self.keys = self.key(np.arange(games, dtype=np.uint64)[None, :], streams)  # [stream, game]
+        numbers = np.arange(first, first + games, dtype=np.uint64)[None, :]
+        self.keys = self.key(numbers, streams)  # [stream, game - first]
 
     def key(self, game, stream):
         """The key of a game's stream (ints, or numpy uint64 arrays)."""
@@ -61,7 +66,7 @@ class Tapes:
         return _mix((key + (place + 1) * GAMMA) & M64) >> 11
 
     def read(self, tape: str, rows: np.ndarray, at: np.ndarray, count: int) -> np.ndarray:
-        """`count` draws of each row from its place `at`: shape (count, len(rows))."""
+        """`count` draws of each row (a game, counted from `first`) from its place `at`: shape (count, len(rows))."""
         places = (at + np.arange(count)[:, None]).astype(np.uint64)
         bits = self._bits(self.keys[TAPES.index(tape), rows], places)
         return (bits * 6 >> 53).astype(np.int64) + 1 if tape == "dice" else bits * 2.0**-53
@@ -115,21 +120,31 @@ ROLL_RANK = np.array(
 )
 
 
-def play(strategies: list[str], games: int, seed: int | None = None, ladder: Ladder = MAEXCHEN) -> dict:
-    """`games` games between `strategies` (seats rotated each game): what `simulate.Result` holds."""
+def play(
+    strategies: list[str], games: int, seed: int | None = None, ladder: Ladder = MAEXCHEN, deadline: float | None = None
+) -> dict:
+    """`games` games between `strategies` (seats rotated each game): what `simulate.Result` holds.
+
+    They are played `CHUNK` at a time until `deadline` (perf_counter): a run that stops there holds the
+    first games of the same run played to its end.
+    """
     seed = np.random.SeedSequence().entropy if seed is None else seed
-    played = play_tapes(strategies, Tapes(seed, games), ladder)
     n = len(strategies)
-    home = (played["winner"] + np.arange(games)) % n  # seat j of game g holds strategies[(j + g) % n]
-    lost = played["score"] if ladder.points else ladder.lives - played["score"]
-    return {
-        "wins": [int(w) for w in np.bincount(home, minlength=n)],
-        "rounds": played["rounds"].tolist(),
-        "points": lost.sum(axis=1).tolist(),
-        "rolls": played["rolls"],
-        "checks": int(played["checks"].sum()),
-        "lies_caught": int(played["caught"].sum()),
-    }
+    result = {"wins": [0] * n, "rounds": [], "points": [], "rolls": {}, "checks": 0, "lies_caught": 0}
+    for first in range(0, games, CHUNK):
+        if first and deadline is not None and time.perf_counter() > deadline:
+            break
+        tapes = Tapes(seed, min(CHUNK, games - first), first)
+        played = play_tapes(strategies, tapes, ladder)
+        home = (played["winner"] + first + np.arange(tapes.games)) % n  # seat j of game g: strategies[(j + g) % n]
+        lost = played["score"] if ladder.points else ladder.lives - played["score"]
+        result["wins"] = [w + int(more) for w, more in zip(result["wins"], np.bincount(home, minlength=n), strict=True)]
+        result["rounds"] += played["rounds"].tolist()
+        result["points"] += lost.sum(axis=1).tolist()
+        result["rolls"] = {value: result["rolls"].get(value, 0) + count for value, count in played["rolls"].items()}
+        result["checks"] += int(played["checks"].sum())
+        result["lies_caught"] += int(played["caught"].sum())
+    return result
 
 
 def play_tapes(strategies: list[str], tapes: Tapes, ladder: Ladder = MAEXCHEN) -> dict:
@@ -142,7 +157,8 @@ def play_tapes(strategies: list[str], tapes: Tapes, ladder: Ladder = MAEXCHEN) -
     announce = np.stack([_tables(name, ladder.accept)[1] for name in names])
     bluffs = np.array([name == "bluffer" for name in names])
     of_seat = np.array([names.index(s) for s in strategies])
-    kind = of_seat[(np.arange(n)[None, :] + np.arange(games)[:, None]) % n]  # [games, seats] -> strategy index
+    numbers = tapes.first + np.arange(games)  # each game's number in its run
+    kind = of_seat[(np.arange(n)[None, :] + numbers[:, None]) % n]  # [games, seats] -> strategy index
 
     lives = np.full((games, n), ladder.lives, dtype=np.int64)  # in at more than 0
     turn = np.zeros(games, dtype=np.int64)
