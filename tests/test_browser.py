@@ -1427,29 +1427,44 @@ def boards():
     """A Mäxchen room in its fourth game (the statistics of three), and a Perudo table of five mid-round with
     the teaching hint on and a bid standing: {rules: code}."""
 
-    def setup(rooms):
-        host = rooms.create("Anke", "perudo", options={"hint": "on"})
+    def bidding(rooms, rules, names, bid):
+        """A room of `rules` with the hint on, every cup shaken and the first player's bid standing: its code
+        and the token of the player who answers it."""
+        host = rooms.create(names[0], rules, options={"hint": "on"})
         code = host["code"]
-        seats = [host["player"], *(rooms.join(code, name)["player"] for name in ("Bernd", "Clara", "Dmitri", "Eva"))]
+        joined = [rooms.join(code, name) for name in names[1:]]
         rooms.act(code, host["player"], {"action": "start"})
-        for seat in seats:
+        for seat in [host["player"], *(j["player"] for j in joined)]:
             rooms.act(code, seat, {"action": "shake"})
-        rooms.act(code, host["player"], {"action": "bid", "count": 9, "face": 5})
-        return {"maexchen": _engine_games(rooms, "maexchen", 3, True), "perudo": code}
+        rooms.act(code, host["player"], {"action": "bid", "count": bid[0], "face": bid[1]})
+        return code, joined[0]["token"]
+
+    def setup(rooms):
+        ten = ("Anke", "Bernd", "Clara", "Dmitri", "Eva", "Friedrich-Wilhelm", "Gül", "Hanna", "Ilse", "Jürgen")
+        return {
+            "maexchen": _engine_games(rooms, "maexchen", 3, True),
+            "perudo": bidding(rooms, "perudo", ten[:5], (9, 5))[0],
+            # Fifty dice; the answer opens ten cups (a room for each size: the answer ends its round).
+            "perudo10": {size: bidding(rooms, "perudo", ten, (17, 5)) for size in ((1280, 720), (1920, 1080))},
+        }
 
     with _prepared(setup, env={"MAXCHEN_LIMIT_PAGES": "1000 per second"}) as prepared:
         yield prepared
 
 
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
-@pytest.mark.parametrize("rules", ["maexchen", "perudo"])
+@pytest.mark.parametrize("rules", ["maexchen", "perudo", "perudo10"])
 def test_the_room_board_fills_a_projector_one_view_at_a_time(browser, boards, rules, size):
-    """The table, or its statistics, from the back row: every word at least 24 px, any die 48 px, nothing cut."""
+    """The table, or its statistics, from the back row: every word at least 24 px, any die 48 px, nothing cut;
+    ten players, and the reveal of their fifty dice, too."""
+    import requests
+
     server, codes = boards
-    board = Phone(browser, server.url, "ru-RU" if rules == "perudo" else "de-DE")
+    code, answerer = codes[rules][size] if rules == "perudo10" else (codes[rules], None)
+    board = Phone(browser, server.url, "de-DE" if rules == "maexchen" else "ru-RU")
     page = board.page
     page.set_viewport_size({"width": size[0], "height": size[1]})
-    page.goto(f"{server.url}/r/{codes[rules]}/board")
+    page.goto(f"{server.url}/r/{code}/board")
     for show, what in (("table", "#players .player"), ("stats", "#stats h3")):  # Perudo: no game over yet, no chart
         page.click(f".board-switch a[href$='show={show}']")
         page.wait_for_selector(f"body[data-show={show}] {what}")
@@ -1469,6 +1484,26 @@ def test_the_room_board_fills_a_projector_one_view_at_a_time(browser, boards, ru
             charts = [page.locator("#stats .chart svg").nth(i).bounding_box() for i in range(2)]
             assert charts[0]["x"] + charts[0]["width"] < charts[1]["x"], charts
         board.shot(f"room-board-{rules}-{show}-{size[0]}x{size[1]}")
+    if answerer:  # a dudo opens ten cups of five: the whole reveal on the screen, as large as the back row needs
+        page.click(".board-switch a[href$='show=table']")
+        page.wait_for_selector("body[data-show=table] #players .player")
+        url = f"{server.url}/api/rooms/{code}/actions"
+        requests.post(url, json={"action": "dudo"}, headers={"Authorization": f"Bearer {answerer}"}, timeout=10)
+        page.wait_for_selector("#reveal-overlay:not([hidden]) .verdict")
+        page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
+        card = page.locator("#reveal-overlay .reveal").bounding_box()
+        assert card["y"] >= 0 and card["y"] + card["height"] <= size[1], card
+        assert page.locator("#reveal-overlay .cups li").count() == 10
+        dice = page.eval_on_selector_all(
+            "#reveal-overlay .die", "(ds) => ds.map((d) => d.getBoundingClientRect().width)"
+        )
+        words = page.eval_on_selector_all(
+            "#reveal-overlay .reveal *",
+            "(es) => es.filter((e) => e.childNodes.length && [...e.childNodes].some("
+            "(n) => n.nodeType === 3 && n.textContent.trim())).map((e) => parseFloat(getComputedStyle(e).fontSize))",
+        )
+        assert len(dice) == 50 and min(dice) >= 48 and min(words) >= 24, (min(dice), min(words))
+        board.shot(f"room-board-{rules}-reveal-{size[0]}x{size[1]}")
     assert board.errors == []
     board.context.close()
 
