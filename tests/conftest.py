@@ -349,3 +349,18 @@ def redis_url(redis_server):
     client.flushall()
     client.close()
     return redis_server.url
+
+
+@pytest.fixture
+def steady_limits(monkeypatch):
+    """The limits' clock stopped in the middle of a minute while a test runs: a sliding window counter lets one
+    more through when the requests happen to straddle a window's edge, and a busy machine makes that likely."""
+    import types
+
+    import limits.storage.memory
+    import limits.strategies
+
+    now = time.time()
+    stopped = types.SimpleNamespace(time=lambda: now // 60 * 60 + 30, monotonic=time.monotonic, sleep=time.sleep)
+    for module in (limits.storage.memory, limits.strategies):
+        monkeypatch.setattr(module, "time", stopped)

@@ -281,7 +281,7 @@ def test_strangers_fill_at_most_the_boards_places_and_never_keep_the_class_out(a
     assert socketio.test_client(app, auth={"class": code, "watch": True}, flask_test_client=teacher).is_connected()
 
 
-def test_one_address_joins_a_class_only_so_fast(app, classes):
+def test_one_address_joins_a_class_only_so_fast(app, classes, steady_limits):
     app.config["MAXCHEN_LIMIT_CLASS_JOINS"] = "3 per minute"
     code = classes.create()["code"]
     answers = [app.test_client().post(f"/api/classes/{code}/students", json={"name": f"Fake{i}"}) for i in range(4)]

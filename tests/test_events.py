@@ -216,7 +216,7 @@ def test_a_room_takes_twenty_watchers_and_refuses_the_next_with_a_reason(app, si
     assert sio(auth={"room": code, "watch": True}).is_connected()  # a place is free again
 
 
-def test_a_watcher_costs_what_a_page_costs(app, sio, table):
+def test_a_watcher_costs_what_a_page_costs(app, sio, table, steady_limits):
     app.config["MAXCHEN_LIMIT_PAGES"] = "2 per minute"
     code = table[0]
     first, second, third = (sio(auth={"room": code, "watch": True}) for _ in range(3))

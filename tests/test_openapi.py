@@ -286,7 +286,7 @@ def test_every_answer_at_a_one_phone_table_fits_the_document(game):
     checked.view(code, device)
 
 
-def test_every_documented_status_comes_up(tmp_path):
+def test_every_documented_status_comes_up(tmp_path, steady_limits):
     checked = _checked("errors")
     app = checked.client.application
     ann = checked.create("Ann")

@@ -8,6 +8,8 @@ from maxchen.rooms import Rooms
 
 from .conftest import Api
 
+pytestmark = pytest.mark.usefixtures("steady_limits")  # a window's edge never falls inside a test
+
 
 def _app(**limits):
     return create_app({"TESTING": True, "ROOMS": Rooms(), "SECRET_KEY": "test", **limits})

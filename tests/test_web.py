@@ -565,7 +565,7 @@ def test_learn_refuses_a_bad_form_and_keeps_it(client, query, says):
     assert 'name="games"' in response.get_data(as_text=True)
 
 
-def test_simulations_are_limited_per_address(app):
+def test_simulations_are_limited_per_address(app, steady_limits):
     app.config["MAXCHEN_LIMIT_SIMULATIONS"] = "2 per minute"
     client = app.test_client()
     answers = [client.get("/learn?games=10&seat=honest&seat=honest").status_code for _ in range(3)]
@@ -834,7 +834,7 @@ def test_the_statistics_of_an_unknown_room_or_a_one_phone_table_are_not_there(ap
     assert client.get(f"/r/{table['code']}/stats.csv").status_code == 409
 
 
-def test_the_statistics_count_against_the_page_budget_and_downloads_against_their_own(app, named_game):
+def test_the_statistics_count_against_the_page_budget_and_downloads_against_their_own(app, named_game, steady_limits):
     code, _, _ = named_game
     app.config["MAXCHEN_LIMIT_PAGES"] = "2 per minute"
     app.config["MAXCHEN_LIMIT_DOWNLOADS"] = "2 per minute"
