@@ -1,6 +1,6 @@
 """The simulator's speed on one core: the real engine of every rule set, the batch engines, and the floor.
 
-    .venv/bin/python bench/simulate.py [--seconds 3] [--repeat 3] [--batch-games 100000] [--mix honest honest honest]
+    .venv/bin/python bench/simulate.py [--seconds 3] [--repeat 3] [--batch-games 20000] [--mix honest honest honest]
 
 Every row plays whole games of the same bots (three `honest` by default) on
 one core (the process is pinned to one CPU):
@@ -12,12 +12,13 @@ one core (the process is pinned to one CPU):
   a game server's engine.
 - `engine`: the real engine (`simulate.play_engine`): every move through
   `Game.apply`, every bot reading its seat's view.
-- `batch`: a rule set's batch engine, where it has one (numpy, every game a
-  row; it plays the real engine's games, game by game: tests/test_simulate.py).
+- `batch`: a rule set's batch engine (numpy, every game a row; it plays the
+  real engine's games, game by game: tests/test_simulate.py), over
+  `--batch-games` games.
 
-Each figure is the median of `--repeat` runs of at least `--seconds` each;
-`/learn 10,000` is how long `/learn` takes for 10,000 games of that rule set
-(its batch engine where it has one).
+Each figure is the median of `--repeat` runs (the engine's of at least
+`--seconds` each); `/learn 10,000` is how long the simulator behind `/learn`
+takes for 10,000 games of that rule set.
 """
 
 import argparse
@@ -91,11 +92,11 @@ def rate(play, seconds: float) -> float:
     return games / elapsed
 
 
-def batch_rate(rules: str, mix: list[str], games: int) -> float:
-    """Games per second of a rule set's batch engine over `games` games."""
-    simulate.simulate(mix, 1000, seed=0, rules_name=rules)  # warm: numpy's first calls, the tables
+def batch_seconds(rules: str, mix: list[str], games: int) -> float:
+    """Seconds the simulator takes for `games` games of a rule set (its batch engine, where it has one)."""
+    simulate.simulate(mix, 100, seed=0, rules_name=rules)  # warm: numpy's first calls, the tables
     result = simulate.simulate(mix, games, seed=1, rules_name=rules)
-    return result.games / result.seconds
+    return result.seconds if result.games == games else float("inf")  # cut short at the simulator's time
 
 
 def median_of(repeat: int, measure) -> float:
@@ -106,7 +107,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="each run lasts at least this long")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--batch-games", type=int, default=100_000)
+    parser.add_argument("--batch-games", type=int, default=20_000)
     parser.add_argument("--mix", nargs="+", default=["honest"] * 3)
     args = parser.parse_args(argv)
     if hasattr(os, "sched_setaffinity"):
@@ -132,13 +133,14 @@ def main(argv=None) -> None:
         games = median_of(args.repeat, lambda rules=rules: rate(engine(rules), args.seconds))
         batch = None
         if rule_set.batch:
-            batch = median_of(args.repeat, lambda rules=rules: batch_rate(rules, mix, args.batch_games))
+            batch = args.batch_games / median_of(args.repeat, lambda r=rules: batch_seconds(r, mix, args.batch_games))
+        learn = median_of(args.repeat, lambda r=rules: batch_seconds(r, mix, 10_000))
         target = f"{TARGETS[rules]:,}" if rules in TARGETS else ""
         is_floor = rules == "maexchen" and mix == ["honest"] * 3
         print(
             f"{rules:<10} {games:>8,.0f} {target:>8} {1e6 / games / moves[rules]:>8.1f} "
             f"{f'{floor:,.0f}' if is_floor else '':>8} {f'{floor / games:.0f}×' if is_floor else '':>7} "
-            f"{f'{batch:,.0f}' if batch else '–':>9} {10_000 / (batch or games):>13.2f}s"
+            f"{f'{batch:,.0f}' if batch else '–':>9} {learn:>13.2f}s"
         )
 
 

@@ -1,12 +1,13 @@
-"""Simulated games of bots: the real engine one game at a time, or a rule set's batch engine.
+"""Simulated games of bots: a rule set's batch engine, or the real engine one game at a time.
 
-A rule set may bring a batch engine (Mäxchen's plays many games at once over
-numpy arrays, from the same strategy tables as its bots; a test checks that
-both engines agree); any other rule set plays its games on the real engine.
+Every rule set here brings a batch engine: it plays many games at once over
+numpy arrays, and it plays the real engine's games, game by game, from the
+same dice and the same bluffers' draws (`rules/tapes.py`; a test checks
+every rule set). A rule set without one would play on the real engine.
 
     python -m maxchen.simulate --games 100000 --strategies honest honest honest
     python -m maxchen.simulate --games 20000 --strategies statistician honest --csv results.csv
-    python -m maxchen.simulate --rules luegen --games 500 --strategies statistician honest bluffer
+    python -m maxchen.simulate --rules luegen --games 10000 --strategies statistician honest bluffer
 """
 
 import argparse
@@ -17,14 +18,18 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from . import stats
 from .dice import SeededDice
 from .rules.bots import STRATEGIES
+from .rules.tapes import Tapes
 from .rulesets import DEFAULT, REGISTRY
 
 MAX_GAMES = 100_000  # with a batch engine
 MAX_ENGINE_GAMES = 1_000  # one by one on the real engine (about 10 ms a game of liar's dice)
 ENGINE_SECONDS = 10.0  # and for at most this long: six statisticians at Perudo take ten times as long a game
+CHUNK = 20_000  # games a batch engine plays at once: a run stops at its time between two chunks
 Z95 = stats.Z95  # the normal quantile of a 95 % interval
 
 
@@ -141,7 +146,7 @@ def simulate(strategies: list[str], games: int, seed: int | None = None, rules_n
         raise ValueError(f"no strategy {sorted(unknown)[0]!r}")
     started = time.perf_counter()
     if rule_set.batch:
-        played = rule_set.batch(strategies, games, seed, deadline=started + ENGINE_SECONDS)
+        played = batches(rule_set.batch, strategies, games, seed, started + ENGINE_SECONDS)
     else:
         played = _one_by_one(strategies, games, seed, rules_name, started + ENGINE_SECONDS)
     done = len(played["rounds"])
@@ -153,6 +158,30 @@ def simulate(strategies: list[str], games: int, seed: int | None = None, rules_n
         asked=games if done < games else None,
         **played,
     )
+
+
+def batches(play_tapes, strategies: list[str], games: int, seed: int | None, deadline: float) -> dict:
+    """Games by a batch engine (`play_tapes(strategies, tapes)`), seats rotated each game: what `Result` holds.
+
+    They are played `CHUNK` at a time until `deadline` (perf_counter): a run that stops there holds the
+    first games of the same run played to its end.
+    """
+    seed = np.random.SeedSequence().entropy if seed is None else seed
+    n = len(strategies)
+    result = {"wins": [0] * n, "rounds": [], "points": [], "rolls": {}, "checks": 0, "lies_caught": 0}
+    for first in range(0, games, CHUNK):
+        if first and time.perf_counter() > deadline:
+            break
+        tapes = Tapes(seed, min(CHUNK, games - first), first)
+        played = play_tapes(strategies, tapes)
+        home = (played["winner"] + first + np.arange(tapes.games)) % n  # seat j of game g: strategies[(j + g) % n]
+        result["wins"] = [w + int(more) for w, more in zip(result["wins"], np.bincount(home, minlength=n), strict=True)]
+        result["rounds"] += played["rounds"].tolist()
+        result["points"] += played["lost"].tolist()
+        result["rolls"] = {key: result["rolls"].get(key, 0) + count for key, count in played["rolls"].items()}
+        result["checks"] += int(played["checks"].sum())
+        result["lies_caught"] += int(played["caught"].sum())
+    return result
 
 
 def max_games(rules_name: str = DEFAULT) -> int:
@@ -237,8 +266,7 @@ def _seed(text: str) -> int:
 def main(argv=None) -> int:
     """The command line: simulate, print a summary (or CSV)."""
     parser = argparse.ArgumentParser(prog="python -m maxchen.simulate", description=__doc__.splitlines()[0])
-    most = f"1 to {MAX_GAMES} (Lügen and Perudo: {MAX_ENGINE_GAMES})"
-    parser.add_argument("--games", type=int, default=10_000, help=most)
+    parser.add_argument("--games", type=int, default=10_000, help=f"1 to {MAX_GAMES}")
     parser.add_argument("--strategies", nargs="+", default=["honest", "honest", "honest"], choices=STRATEGIES)
     parser.add_argument("--rules", default=DEFAULT, choices=list(REGISTRY), help="the rule set (default: %(default)s)")
     parser.add_argument("--seed", type=_seed, default=None, help="a whole number, 0 or more: the same games again")

@@ -1,6 +1,7 @@
 """The batch simulator: it agrees with the real engine, follows theory, and ranks the strategies."""
 
 import csv
+import dataclasses
 import io
 import subprocess
 import sys
@@ -10,8 +11,8 @@ import scipy.stats as scipy
 
 from maxchen import simulate, stats
 from maxchen.rules import two_dice as rules
-from maxchen.rulesets import REGISTRY, poschen
-from maxchen.rulesets.maexchen import batch
+from maxchen.rules.tapes import Tapes
+from maxchen.rulesets import REGISTRY
 
 from .conftest import ROOT
 
@@ -27,43 +28,53 @@ def test_the_statistician_beats_honest_players():
     assert sum(result.wins) == 5000
 
 
-LADDERS = {"maexchen": batch.MAEXCHEN, "poschen": poschen.LADDER}  # every rule set with a batch engine
+MIXES = {  # per rule set's least players: the strategies, and a table of bluffers
+    2: [["statistician", "honest", "bluffer"], ["honest", "honest", "bluffer"], ["statistician"] * 3, ["bluffer"] * 6],
+    3: [["statistician", "honest", "bluffer"], ["bluffer", "bluffer", "honest", "statistician"], ["bluffer"] * 6],
+}
+GAME_BY_GAME = [
+    (name, mix, 400 if name in ("maexchen", "poschen") else 60)  # a liar's-dice game on the real engine: ~10 ms
+    for name, rule_set in sorted(BATCHES.items())
+    for mix in MIXES[rule_set.game.MIN_PLAYERS]
+]
 
 
-@pytest.mark.parametrize("rules_name", sorted(BATCHES))
+def test_every_rule_set_has_a_batch_engine():
+    assert set(BATCHES) == set(REGISTRY)  # /learn plays 10,000 games of any of them in seconds
+
+
 @pytest.mark.parametrize(
-    "mix",
-    [["statistician", "honest", "bluffer"], ["honest", "honest", "bluffer"], ["statistician"] * 3, ["bluffer"] * 6],
-    ids="-".join,
+    ("rules_name", "mix", "games"), GAME_BY_GAME, ids=lambda x: "-".join(x) if isinstance(x, list) else str(x)
 )
-def test_the_batch_engine_plays_the_real_engines_games_game_by_game(mix, rules_name):
+def test_the_batch_engine_plays_the_real_engines_games_game_by_game(rules_name, mix, games):
     """The same dice and the same draws for the bluffers: every game ends as the real engine plays it."""
-    assert set(LADDERS) == set(BATCHES)
-    games, n = 400, len(mix)
-    tapes = batch.Tapes(seed=7, games=games)
-    played = batch.play_tapes(mix, tapes, LADDERS[rules_name])
-    score = "points" if LADDERS[rules_name].points else "lives"
-    rolls = dict.fromkeys(rules.VALUES, 0)
+    n = len(mix)
+    tapes = Tapes(seed=7, games=games)
+    played = REGISTRY[rules_name].batch(mix, tapes)
+    scored = played["scored"]
+    kind = REGISTRY[rules_name].dice
+    rolls = dict.fromkeys(stats.theory(kind), 0)
     for g in range(games):
         seats = mix[g % n :] + mix[: g % n]  # seat j of game g holds mix[(j + g) % n]
         game = simulate.play_engine(seats, tapes.chances_of(g), rules_name, dice=tapes.dice_of(g))
         batch_game = {
             "winner": int(played["winner"][g]),
             "rounds": int(played["rounds"][g]),
-            score: played["score"][g].tolist(),
+            scored: played["score"][g].tolist(),
             "checks": int(played["checks"][g]),
             "caught": int(played["caught"][g]),
         }
         engine_game = {
             "winner": game["seat"],
             "rounds": game["rounds"],
-            score: [seat[score] for seat in game["standing"]],
+            scored: [seat[scored] for seat in game["standing"]],
             "checks": game["checks"],
             "caught": game["caught"],
         }
         assert batch_game == engine_game, (g, seats)
         for roll in game["rolls"]:
-            rolls[roll["value"]] += 1
+            for key in [roll["value"]] if kind == "values" else roll["dice"]:
+                rolls[key] += 1
     assert played["rolls"] == rolls  # and every roll of every game came up as the engine rolled it
 
 
@@ -71,9 +82,10 @@ def test_the_batch_engine_plays_the_real_engines_games_game_by_game(mix, rules_n
 def test_a_batch_run_counts_what_the_real_engine_counts(rules_name):
     """simulate() of the same games on either engine: the same wins, rounds, points (or lives lost) and rolls."""
     mix = ["statistician", "honest", "bluffer"]
-    result = simulate.simulate(mix, 300, seed=9, rules_name=rules_name)
-    tapes = batch.Tapes(seed=9, games=300)
-    engine = simulate._one_by_one(mix, 300, None, rules_name, deadline=float("inf"), tapes=tapes)
+    games = 300 if rules_name in ("maexchen", "poschen") else 40
+    result = simulate.simulate(mix, games, seed=9, rules_name=rules_name)
+    tapes = Tapes(seed=9, games=games)
+    engine = simulate._one_by_one(mix, games, None, rules_name, deadline=float("inf"), tapes=tapes)
     for key in ("wins", "rounds", "points", "rolls", "checks", "lies_caught"):
         assert getattr(result, key) == engine[key], key
 
@@ -152,34 +164,45 @@ def test_the_simulator_plays_every_rule_set_and_counts_its_dice_fairly(rules_nam
     assert p > 1e-4, (rules_name, observed)  # a fair die fails this one time in ten thousand
 
 
-@pytest.mark.parametrize("rules_name", [name for name, rule_set in REGISTRY.items() if not rule_set.batch])
+def without_batch(monkeypatch, rules_name):
+    """The rule set as one without a batch engine: its games on the real engine."""
+    monkeypatch.setitem(REGISTRY, rules_name, dataclasses.replace(REGISTRY[rules_name], batch=None))
+
+
+@pytest.mark.parametrize("rules_name", ["luegen", "perudo"])
 def test_a_run_on_the_real_engine_stops_at_its_time_and_says_how_many_games_it_played(monkeypatch, rules_name):
     """Six statisticians at Perudo take about 0.1 s a game: a run of 1,000 must not hold the simulator minutes."""
+    without_batch(monkeypatch, rules_name)
     monkeypatch.setattr(simulate, "ENGINE_SECONDS", 0.02)
     result = simulate.simulate(["statistician"] * 6, 1000, seed=2, rules_name=rules_name)
     assert 0 < result.games < 1000 and result.asked == 1000
     assert sum(result.wins) == result.games == len(result.rounds)
+    with pytest.raises(ValueError, match="1 to 1000 games"):
+        simulate.simulate(["statistician"] * 6, 1001, rules_name=rules_name)
 
 
-def test_a_batch_run_in_chunks_plays_the_games_of_one_run_and_stops_at_its_time(monkeypatch):
-    """Chunks of 700 games play the very games one chunk of 2,000 plays; out of time, a run keeps the first ones."""
+@pytest.mark.parametrize("rules_name", sorted(BATCHES))
+def test_a_batch_run_in_chunks_plays_the_games_of_one_run_and_stops_at_its_time(monkeypatch, rules_name):
+    """Chunks of 70 games play the very games one chunk of 200 plays; out of time, a run keeps the first ones."""
     mix = ["statistician", "honest", "bluffer"]
-    whole = batch.play(mix, 2000, seed=12)
-    monkeypatch.setattr(batch, "CHUNK", 700)
-    assert batch.play(mix, 2000, seed=12) == whole
-    assert (batch.Tapes(12, 5, first=3).keys == batch.Tapes(12, 10).keys[:, 3:8]).all()
+    whole = simulate.simulate(mix, 200, seed=12, rules_name=rules_name)
+    monkeypatch.setattr(simulate, "CHUNK", 70)
+    chunked = simulate.simulate(mix, 200, seed=12, rules_name=rules_name)
+    for key in ("wins", "rounds", "points", "rolls", "checks", "lies_caught"):
+        assert getattr(chunked, key) == getattr(whole, key), key
+    assert (Tapes(12, 5, first=3).keys == Tapes(12, 10).keys[:, 3:8]).all()
     monkeypatch.setattr(simulate, "ENGINE_SECONDS", 0.0)  # no time at all: the first chunk only
-    short = simulate.simulate(mix, 2000, seed=12)
-    assert short.games == 700 and short.asked == 2000 and short.rounds == whole["rounds"][:700]
+    short = simulate.simulate(mix, 200, seed=12, rules_name=rules_name)
+    assert short.games == 70 and short.asked == 200 and short.rounds == whole.rounds[:70]
 
 
 def test_seeds_are_whole_numbers_from_0_and_every_bit_counts():
     mix = ["honest", "bluffer"]
-    runs = [batch.play(mix, 300, seed) for seed in (0, 2**64, 2**64 + 1)]
+    runs = [simulate.simulate(mix, 300, seed).rounds for seed in (0, 2**64, 2**64 + 1)]
     assert runs[0] != runs[1] != runs[2]  # no seed wraps round at 64 bits
-    assert batch.play(mix, 300, 2**64) == runs[1]
+    assert simulate.simulate(mix, 300, 2**64).rounds == runs[1]
     with pytest.raises(ValueError):
-        batch.play(mix, 10, -1)
+        simulate.simulate(mix, 10, -1)
     refused = subprocess.run(
         [sys.executable, "-m", "maxchen.simulate", "--seed", "-1"], capture_output=True, text=True, cwd=ROOT
     )

@@ -24,3 +24,16 @@ def at_least(needed: int, unknown: int, p):
 def chance_at_least(needed: int, unknown: int, p: float = 1 / 3) -> float:
     """P(at least `needed` of `unknown` dice count for a bid), each with chance `p` (the bots' odds)."""
     return 1.0 if needed <= 0 else at_least(needed, unknown, p)
+
+
+def best_bid(strategy: str, choices: list[dict], chance, rng) -> dict:
+    """Liar's dice: the bid of the likeliest choice (`chance(choice)`), the lowest count and face among equals;
+    a bluffer sometimes takes the 2nd to 5th likeliest instead."""
+    ranked = sorted(choices, key=lambda c: (-chance(c), c["count"], c["face"]))
+    choice = ranked[0]
+    if strategy == "bluffer":
+        # Two draws at every bid, used or not: a batch engine replays a game from the same draws.
+        bluff, pick = rng.random(), rng.random()
+        if bluff < BLUFF_RATE:
+            choice = ranked[min(len(ranked) - 1, 1 + int(pick * 4))]
+    return {"action": "bid", "count": choice["count"], "face": choice["face"]}

@@ -2,7 +2,7 @@
 
 from ...rules import bidding
 from ...rules.ruleset import HINT_LABELS, N_, RuleSet
-from . import bots
+from . import batch, bots
 from .game import LuegenGame
 
 RULE_SET = RuleSet(
@@ -19,4 +19,5 @@ RULE_SET = RuleSet(
     },
     fields=("count", "face"),
     hint=bidding.odds,
+    batch=batch.play_tapes,
 )

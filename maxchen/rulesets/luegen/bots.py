@@ -4,7 +4,7 @@ The odds are of its own dice plus the unknown ones (each shows the face or a
 joker with chance 1/3); `bluffer` sometimes bids past what the odds support.
 """
 
-from ...rules.bots import BLUFF_RATE, chance_at_least  # each unseen die a face or a joker: 1/3
+from ...rules.bots import best_bid, chance_at_least  # each unseen die a face or a joker: 1/3
 
 
 def _bid_chance(bid: dict, dice: list[int], in_play: int) -> float:
@@ -24,10 +24,4 @@ def act(strategy: str, view: dict, rng) -> dict | None:
         return None
     unseen = in_play - len(dice)
     mine = {face: sum(1 for d in dice if d in (1, face)) for face in {c["face"] for c in view["choices"]}}
-    ranked = sorted(
-        view["choices"], key=lambda c: (-chance_at_least(c["count"] - mine[c["face"]], unseen), c["count"], c["face"])
-    )
-    choice = ranked[0]
-    if strategy == "bluffer" and rng.random() < BLUFF_RATE:
-        choice = ranked[min(len(ranked) - 1, rng.randint(1, 4))]
-    return {"action": "bid", "count": choice["count"], "face": choice["face"]}
+    return best_bid(strategy, view["choices"], lambda c: chance_at_least(c["count"] - mine[c["face"]], unseen), rng)

@@ -28,5 +28,5 @@ RULE_SET = RuleSet(
     names={21: "Mäxchen", **DOUBLES},
     labels=HINT_LABELS,
     hint=hint(MaexchenGame.follows),
-    batch=batch.play,
+    batch=batch.play_tapes,
 )

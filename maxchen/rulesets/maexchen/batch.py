@@ -7,12 +7,12 @@ the same rows (`Tapes.dice_of`, `Tapes.chances_of`), plays the same games,
 which a test checks game by game.
 """
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from ...rules import two_dice
+from ...rules.tapes import Tapes
 from . import bots
 from .game import MaexchenGame
 
@@ -30,75 +30,6 @@ class Ladder:
 
 
 MAEXCHEN = Ladder(OUT_AT, points=True, accept=True, checker_opens=False)
-M64 = (1 << 64) - 1
-GAMMA = 0x9E3779B97F4A7C15  # SplitMix64's step
-TAPES = ("dice", "chances")
-CHUNK = 20_000  # games played at once: a run stops at its time between two chunks
-
-
-def _mix(z):
-    """SplitMix64's output function, on a Python int or a numpy uint64 array alike."""
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-    return z ^ (z >> 31)
-
-
-class Tapes:
-    """Every game's own two streams of draws, SplitMix64 from a key of (seed, game, stream): its dice, and
-    its bluffers' draws in [0, 1). A draw is a function of its game and place alone, so the batch engine and
-    the real one (`dice_of`, `chances_of`) read the same ones in whatever order the games are played."""
-
-    def __init__(self, seed: int, games: int, first: int = 0):
-        """The tapes of games `first` to `first + games - 1` of the run `seed` (a whole number, 0 or more)."""
-        self.seed = int(np.random.SeedSequence(seed).generate_state(1, np.uint64)[0])  # every bit of a big seed
-        self.games, self.first = games, first
-        streams = np.arange(len(TAPES), dtype=np.uint64)[:, None]
-        numbers = np.arange(first, first + games, dtype=np.uint64)[None, :]
-        self.keys = self.key(numbers, streams)  # [stream, game - first]
-
-    def key(self, game, stream):
-        """The key of a game's stream (ints, or numpy uint64 arrays)."""
-        return _mix((self.seed + (len(TAPES) * game + stream + 1) * GAMMA) & M64)
-
-    @staticmethod
-    def _bits(key, place):
-        """The top 53 bits of draw `place` (from 0) of the stream with `key`."""
-        return _mix((key + (place + 1) * GAMMA) & M64) >> 11
-
-    def read(self, tape: str, rows: np.ndarray, at: np.ndarray, count: int) -> np.ndarray:
-        """`count` draws of each row (a game, counted from `first`) from its place `at`: shape (count, len(rows))."""
-        places = (at + np.arange(count)[:, None]).astype(np.uint64)
-        bits = self._bits(self.keys[TAPES.index(tape), rows], places)
-        return (bits * 6 >> 53).astype(np.int64) + 1 if tape == "dice" else bits * 2.0**-53
-
-    def dice_of(self, game: int) -> "TapeDice":
-        """Game `game`'s dice for the real engine."""
-        return TapeDice(self.key(game, TAPES.index("dice")), self._bits)
-
-    def chances_of(self, game: int) -> "Draws":
-        """Game `game`'s draws for the real engine's bots."""
-        return Draws(self.key(game, TAPES.index("chances")), self._bits)
-
-
-class TapeDice:
-    """A game's dice stream read one die at a time, as the batch engine reads it."""
-
-    def __init__(self, key: int, bits):
-        self._key, self._bits, self._place = key, bits, 0
-
-    def _next(self) -> int:
-        self._place += 1
-        return self._bits(self._key, self._place - 1)
-
-    def roll(self, count: int) -> list[int]:
-        return [(self._next() * 6 >> 53) + 1 for _ in range(count)]
-
-
-class Draws(TapeDice):
-    """A `random.Random` stand-in for the bots: a game's stream of draws in [0, 1)."""
-
-    def random(self) -> float:
-        return self._next() * 2.0**-53
 
 
 def _tables(strategy: str, may_accept: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -120,37 +51,10 @@ ROLL_RANK = np.array(
 )
 
 
-def play(
-    strategies: list[str], games: int, seed: int | None = None, ladder: Ladder = MAEXCHEN, deadline: float | None = None
-) -> dict:
-    """`games` games between `strategies` (seats rotated each game): what `simulate.Result` holds.
-
-    They are played `CHUNK` at a time until `deadline` (perf_counter): a run that stops there holds the
-    first games of the same run played to its end.
-    """
-    seed = np.random.SeedSequence().entropy if seed is None else seed
-    n = len(strategies)
-    result = {"wins": [0] * n, "rounds": [], "points": [], "rolls": {}, "checks": 0, "lies_caught": 0}
-    for first in range(0, games, CHUNK):
-        if first and deadline is not None and time.perf_counter() > deadline:
-            break
-        tapes = Tapes(seed, min(CHUNK, games - first), first)
-        played = play_tapes(strategies, tapes, ladder)
-        home = (played["winner"] + first + np.arange(tapes.games)) % n  # seat j of game g: strategies[(j + g) % n]
-        lost = played["score"] if ladder.points else ladder.lives - played["score"]
-        result["wins"] = [w + int(more) for w, more in zip(result["wins"], np.bincount(home, minlength=n), strict=True)]
-        result["rounds"] += played["rounds"].tolist()
-        result["points"] += lost.sum(axis=1).tolist()
-        result["rolls"] = {value: result["rolls"].get(value, 0) + count for value, count in played["rolls"].items()}
-        result["checks"] += int(played["checks"].sum())
-        result["lies_caught"] += int(played["caught"].sum())
-    return result
-
-
 def play_tapes(strategies: list[str], tapes: Tapes, ladder: Ladder = MAEXCHEN) -> dict:
     """Every game of `tapes`, seat j of game g holding strategies[(j + g) % n]: per game its winner's seat,
-    rounds, each seat's score (points or lives, as the game counts them), checks and lies caught (arrays, a
-    row per game), and every roll's count."""
+    rounds, points (or lives) lost, each seat's standing (`score`, the game's `scored` field), checks and lies
+    caught (arrays, a row per game), and every roll's count."""
     n, games = len(strategies), tapes.games
     names = list(dict.fromkeys(strategies))
     answer = np.stack([_tables(name, ladder.accept)[0] for name in names])
@@ -244,7 +148,9 @@ def play_tapes(strategies: list[str], tapes: Tapes, ladder: Ladder = MAEXCHEN) -
     return {
         "winner": winner,
         "rounds": rounds,
+        "lost": (ladder.lives - lives).sum(axis=1),
         "score": ladder.lives - lives if ladder.points else lives,
+        "scored": "points" if ladder.points else "lives",
         "checks": checks,
         "caught": caught,
         "rolls": {two_dice.VALUES[rank]: int(count) for rank, count in enumerate(roll_counts)},

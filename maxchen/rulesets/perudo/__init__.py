@@ -2,7 +2,7 @@
 
 from ...rules import bidding
 from ...rules.ruleset import HINT_LABELS, N_, RuleSet
-from . import bots
+from . import batch, bots
 from .game import PerudoGame
 
 RULE_SET = RuleSet(
@@ -13,6 +13,7 @@ RULE_SET = RuleSet(
     labels={"calza": N_("Calza"), **HINT_LABELS},
     fields=("count", "face"),
     hint=bidding.odds,
+    batch=batch.play_tapes,
     refusals={
         "perudo_bad_bid": ("bad_value", N_("Bid a count and a face from 1 to 6 (ones are pacos).")),
         "perudo_paco_opening": ("not_higher", N_("The opening bid cannot be on pacos.")),

@@ -10,7 +10,7 @@ for pacos, or for any face in a palifico round, with 1/6.
   being exactly right is likelier than one in three.
 """
 
-from ...rules.bots import BLUFF_RATE, chance_at_least
+from ...rules.bots import best_bid, chance_at_least
 from .game import PACO, count_matches
 
 CALZA_ABOVE = 1 / 3
@@ -47,8 +47,4 @@ def act(strategy: str, view: dict, rng) -> dict | None:
         return {"action": "dudo"}
     if "bid" not in allowed:
         return None
-    ranked = sorted(view["choices"], key=lambda c: (-chance(c, view), c["count"], c["face"]))
-    choice = ranked[0]
-    if strategy == "bluffer" and rng.random() < BLUFF_RATE:
-        choice = ranked[min(len(ranked) - 1, rng.randint(1, 4))]
-    return {"action": "bid", "count": choice["count"], "face": choice["face"]}
+    return best_bid(strategy, view["choices"], lambda c: chance(c, view), rng)

@@ -24,5 +24,5 @@ RULE_SET = RuleSet(
     },
     labels={"lives": N_("Lives"), **HINT_LABELS},
     hint=hint(PoschenGame.follows),
-    batch=functools.partial(batch.play, ladder=LADDER),
+    batch=functools.partial(batch.play_tapes, ladder=LADDER),
 )
