@@ -466,3 +466,46 @@ def test_the_hunt_from_the_desk_the_board_finds_it_and_the_reveal_tells_everyone
     assert loaded == {"1": "", "2": "1/2"}
     summary = stranger.get(f"/c/{code}/summary").get_data(as_text=True)
     assert "It was table 2." in summary and "Only you see this" not in summary
+
+
+def test_after_a_check_the_class_board_weighs_the_claim(app, classes, rooms, dice):
+    """Is the claim true? A 63 after 62 from a player who lies only when they must: true 1 time in 12 (Bayes,
+    counted here over the 36 rolls), though a fresh roll reaches 63 14 times in 36; beside this class's checks."""
+    from fractions import Fraction
+
+    from maxchen.rules import two_dice
+
+    teacher = app.test_client()
+    code = teacher.post("/classes", data={"rules": "maexchen", "size": "4"}).headers["Location"].rsplit("/", 1)[1]
+    for name in ("Ann", "Ben", "Cem", "Dora"):
+        classes.join(code, name)
+    teacher.post(f"/c/{code}/act", data={"action": "seat"}, headers=HTMX)
+    board = app.test_client()
+    empty = board.get(f"/c/{code}/board?show=claims").get_data(as_text=True)
+    assert 'aria-current="page">Claims<' in empty and "No check yet in the games running" in empty
+    teacher.post(f"/c/{code}/act", data={"action": "start"}, headers=HTMX)
+    (table,) = classes.overview(code)["tables"]
+    a, b, c, _ = [s.id for s in table.members()]
+    names = {s.id: s.name for s in table.members()}
+    dice.add((6, 2), (5, 1))
+    rooms.act(table.code, a, {"action": "shake"})
+    rooms.act(table.code, a, {"action": "announce", "value": 62})
+    rooms.act(table.code, b, {"action": "believe"})
+    rooms.act(table.code, b, {"action": "shake"})
+    rooms.act(table.code, b, {"action": "announce", "value": 63})  # the smallest lie after 62
+    rooms.act(table.code, c, {"action": "check"})
+    rolls = [two_dice.value_of((x, y)) for x in range(1, 7) for y in range(1, 7)]
+    beats_62 = [v for v in rolls if two_dice.is_higher(v, 62)]
+    said_63 = rolls.count(63) + (len(rolls) - len(beats_62))  # the true 63s, and every roll that cannot beat 62
+    assert Fraction(rolls.count(63), said_63) == Fraction(1, 12)
+    page = " ".join(board.get(f"/c/{code}/board?show=claims").get_data(as_text=True).split())
+    claim = re.search(r'<article class="claim" data-table="1" data-true="([\d/]+)">(.*?)</article>', page)
+    assert claim and claim[1] == "1/12"
+    assert f"Table 1: <bdi>{names[b]}</bdi>'s 63 after 62" in claim[2] and ">a lie<" in claim[2]
+    reach = Fraction(sum(1 for v in rolls if not two_dice.is_higher(62, v) and v != 62), 36)  # 63 or higher
+    assert reach == Fraction(14, 36)
+    assert '8.3 % <span class="small">(1/12)</span>' in claim[2] and "<dd>39 %</dd>" in claim[2]  # spaces joined
+    assert "this class's checks of 63 (checked ones only)</dt><dd>0 of 1 true" in claim[2]
+    poschen = teacher.post("/classes", data={"rules": "poschen", "size": "4"}).headers["Location"].rsplit("/", 1)[1]
+    other = board.get(f"/c/{poschen}/board?show=claims").get_data(as_text=True)
+    assert 'id="claims"' not in other and ">Claims<" not in other  # Bayes here models Mäxchen's ladder

@@ -50,6 +50,7 @@ def test_a_lie_checked_costs_the_announcer_one_point():
         "announcer": A,
         "checker": B,
         "value": 62,
+        "before": None,  # the round's first announcement: it had nothing to beat
         "dice": [4, 3],
         "salt": game.reveal["salt"],
         "commitment": sealed,

@@ -156,13 +156,13 @@ def board(code):
     # Rendered with autoescape: user text in them is escaped already.
     parts = {area: Markup(wrap_class_parts({area: html})) for area, html in drawn.items()}  # noqa: S704
     show = request.args.get("show")
-    show = show if show in BOARD_SHOWS else "all"
+    show = show if show in BOARD_SHOWS and (show in parts or show == "join") else "all"  # claims: Mäxchen's
     return render_template(
         "class_board.html", code=code, overview=overview, parts=parts, show=show, **share("c/" + code)
     )
 
 
-BOARD_SHOWS = ("join", "tables", "stats", "trend", "hunt")  # the class board shows one of them, big, or everything
+BOARD_SHOWS = ("join", "tables", "stats", "trend", "hunt", "claims")  # the class board shows one, big, or everything
 
 
 @bp.get("/c/<code>/summary")

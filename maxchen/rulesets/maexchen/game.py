@@ -199,6 +199,7 @@ class MaexchenGame(Game):
             "announcer": announcer,
             "checker": player,
             "value": announced,
+            "before": self.history[-2]["value"] if len(self.history) > 1 else None,  # the claim it beat
             "dice": list(self.cup),
             # The key to the seal every phone got at the shake: now anyone can check the dice.
             "salt": self.seal["salt"] if self.seal else None,
