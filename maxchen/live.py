@@ -229,21 +229,20 @@ CLAIMS = ("maexchen",)  # the rule sets whose claims `stats.claim_true` weighs (
 
 
 def class_claims(tables: list[dict], overview: dict, classrooms, lang: str) -> Markup:
-    """Is the claim true? (inner HTML): each table's last check in the games running, weighed by Bayes for a
+    """Is the claim true? (inner HTML): each table's last check in its game, weighed by Bayes for a
     player who lies only when they must (`stats.claim_true`), beside a fresh roll's chance to reach it and
     how this class's checks of that value came out (a checked-only sample)."""
     checked = {row["value"]: row for row in classrooms.pooled(overview["every_table"])["ladder"]}
     claims = []
     for table in tables:
-        view, reveal = table["view"], table["view"]["reveal"]
-        if view["phase"] != "playing" or not reveal or reveal["kind"] != "check" or "before" not in reveal:
+        reveal = table["view"]["reveal"]
+        if not reveal or reveal["kind"] != "check" or "before" not in reveal:
             continue  # a check saved before the reveal said what it beat is not weighed
         row = checked.get(reveal["value"], {"checks": 0, "lies": 0})
         true = stats.claim_true(reveal["value"], reveal["before"])
         claims.append(
             {
                 "number": table["number"],
-                "names": {p["id"]: p["name"] for p in view["players"]},
                 "reveal": reveal,
                 "true": true,
                 "reach": stats.at_least(reveal["value"]),

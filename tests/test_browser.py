@@ -1059,6 +1059,7 @@ def test_a_lesson_of_twelve_phones_from_the_join_screen_to_its_summary(browser, 
     # From the back row: the tables, then the statistics, each filling the projector: every word at least
     # 24 px, any die at least 48 px, nothing cut, no scrolling.
     shown = {"tables": ".class-table", "stats": "#stats .chart", "trend": "#trend .chart.convergence"}
+    shown["claims"] = "#claims :is(.claim, .claims-none)"  # each table's last check, if it ended on one
     for show, what in shown.items():  # and the one big chart: the dice over time
         projector.click(f".board-switch a[href$='show={show}']")
         projector.wait_for_selector(f"body[data-show={show}] {what}")
@@ -1662,6 +1663,81 @@ def _engine_games(rooms, rules, games, checked=False, bots=False) -> str:
     if checked:
         play(lambda room: any(stats.report(stats.shown(room.counts))["checked_cups"].values()))
     return code
+
+
+def _class_of_checks(rooms, students: int) -> str:
+    """A Mäxchen class of `students` at tables of four, each table played (every seat choosing from its own
+    view) up to its first check: the class's code."""
+    import random
+
+    from maxchen import bots as strategies
+    from maxchen.classroom import Classrooms
+
+    classes = Classrooms(rooms)
+    made = classes.create("maexchen", 4)
+    code = made["code"]
+    first = ("Anke", "Bernd", "Clara", "Dmitri", "Eva", "Friedrich-Wilhelm", "Gül", "Hanna", "Ilse", "Jürgen")
+    for number in range(students):
+        classes.join(code, f"{first[number % 10]} {number // 10 + 1}")
+    classes.act(code, made["token"], {"action": "seat"})
+    classes.act(code, made["token"], {"action": "start"})
+    rng = random.Random(3)
+    for table in classes.overview(code)["tables"]:
+        for _ in range(5000):
+            room = rooms.load(table.code)
+            if room.game.reveal and room.game.reveal["kind"] == "check":
+                break
+            (player,) = room.game.waiting_for()
+            rooms.act(table.code, player, strategies.act("statistician", rooms.view(table.code, player), rng))
+        else:
+            raise AssertionError("no check")
+    return code
+
+
+@pytest.fixture(scope="module")
+def checked_class():
+    """A server with a class of forty at ten tables of Mäxchen, each table just after a check."""
+    fast = {"MAXCHEN_LIMIT_PAGES": "1000 per second"}
+    with _prepared(lambda rooms: _class_of_checks(rooms, 40), env=fast) as prepared:
+        yield prepared
+
+
+@pytest.mark.parametrize(("lang", "size"), [("ru-RU", (1280, 720)), ("de-DE", (1920, 1080))])
+def test_the_class_boards_claims_weigh_every_tables_last_check_on_one_screen(browser, checked_class, lang, size):
+    """Is the claim true? Ten tables' last checks, from the back row: a row each, every word at least 24 px,
+    nothing cut, no scrolling; each row's chance as Bayes gives it for its claim."""
+    from fractions import Fraction
+
+    from maxchen import stats
+    from maxchen.rules import two_dice
+
+    server, code = checked_class
+    board = Phone(browser, server.url, lang)
+    page = board.page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(f"{server.url}/c/{code}/board")
+    page.click(".board-switch a[href$='show=claims']")
+    page.wait_for_selector("body[data-show=claims] #claims .claim")
+    board.shot(f"class-board-claims-{lang[:2]}-{size[0]}x{size[1]}")
+    sizes = page.evaluate(BOARD_SIZES)
+    assert sizes["smallest"] >= 24 and sizes["scroll"] == 0, sizes
+    assert page.evaluate(OVERFLOWS) == [], page.evaluate(OVERFLOWS)
+    assert look.problems(page) == [], look.problems(page)
+    rows = page.locator("#claims tr.claim")
+    assert rows.count() == 10 and look.in_view(page, "#claims tr.claim >> nth=9")
+    rolls = [two_dice.value_of((a, b)) for a in range(1, 7) for b in range(1, 7)]
+    for row in range(10):  # Bayes by counting the 36 rolls: the claim's own, among all that end up said as it
+        claim = rows.nth(row)
+        value, before = int(claim.get_attribute("data-value")), claim.get_attribute("data-before")
+        before = int(before) if before else None
+        higher = [v for v in rolls if two_dice.is_higher(v, before)]
+        smallest = min(higher, key=two_dice.rank)
+        said = rolls.count(value) + (36 - len(higher) if value == smallest else 0)
+        true = Fraction(rolls.count(value), said)
+        assert claim.get_attribute("data-true") == f"{true.numerator}/{true.denominator}"
+        assert claim.locator(".claim-true").inner_text().startswith(stats.percent_text(true))
+    assert board.errors == []
+    board.context.close()
 
 
 @pytest.fixture(scope="module")

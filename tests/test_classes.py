@@ -482,11 +482,10 @@ def test_after_a_check_the_class_board_weighs_the_claim(app, classes, rooms, dic
     teacher.post(f"/c/{code}/act", data={"action": "seat"}, headers=HTMX)
     board = app.test_client()
     empty = board.get(f"/c/{code}/board?show=claims").get_data(as_text=True)
-    assert 'aria-current="page">Claims<' in empty and "No check yet in the games running" in empty
+    assert 'aria-current="page">Claims<' in empty and "No check yet. After a check at a table" in empty
     teacher.post(f"/c/{code}/act", data={"action": "start"}, headers=HTMX)
     (table,) = classes.overview(code)["tables"]
     a, b, c, _ = [s.id for s in table.members()]
-    names = {s.id: s.name for s in table.members()}
     dice.add((6, 2), (5, 1))
     rooms.act(table.code, a, {"action": "shake"})
     rooms.act(table.code, a, {"action": "announce", "value": 62})
@@ -499,13 +498,15 @@ def test_after_a_check_the_class_board_weighs_the_claim(app, classes, rooms, dic
     said_63 = rolls.count(63) + (len(rolls) - len(beats_62))  # the true 63s, and every roll that cannot beat 62
     assert Fraction(rolls.count(63), said_63) == Fraction(1, 12)
     page = " ".join(board.get(f"/c/{code}/board?show=claims").get_data(as_text=True).split())
-    claim = re.search(r'<article class="claim" data-table="1" data-true="([\d/]+)">(.*?)</article>', page)
+    claim = re.search(
+        r'<tr class="claim" data-table="1" data-value="63" data-before="62" data-true="([\d/]+)">(.*?)</tr>', page
+    )
     assert claim and claim[1] == "1/12"
-    assert f"Table 1: <bdi>{names[b]}</bdi>'s 63 after 62" in claim[2] and ">a lie<" in claim[2]
+    assert '"claim-said">63 after 62 <span class="tag bad">a lie</span>' in claim[2]
     reach = Fraction(sum(1 for v in rolls if not two_dice.is_higher(62, v) and v != 62), 36)  # 63 or higher
     assert reach == Fraction(14, 36)
-    assert '8.3 % <span class="small">(1/12)</span>' in claim[2] and "<dd>39 %</dd>" in claim[2]  # spaces joined
-    assert "this class's checks of 63 (checked ones only)</dt><dd>0 of 1 true" in claim[2]
+    assert '"claim-true">8.3 % <span class="claim-odds">(1/12)</span>' in claim[2]  # spaces joined
+    assert '"claim-reach">39 %<' in claim[2] and '"claim-class">0 of 1<' in claim[2]
     poschen = teacher.post("/classes", data={"rules": "poschen", "size": "4"}).headers["Location"].rsplit("/", 1)[1]
     other = board.get(f"/c/{poschen}/board?show=claims").get_data(as_text=True)
     assert 'id="claims"' not in other and ">Claims<" not in other  # Bayes here models Mäxchen's ladder
