@@ -1058,14 +1058,18 @@ def test_a_lesson_of_twelve_phones_from_the_join_screen_to_its_summary(browser, 
     phones[0].shot("class-phone-over")
     # From the back row: the tables, then the statistics, each filling the projector: every word at least
     # 24 px, any die at least 48 px, nothing cut, no scrolling.
+    projector.click(".board-switch a[href$='/board']")  # everything at once, smaller, on one screen too
+    projector.wait_for_selector("body[data-show=all] .class-table .result")
+    sizes = projector.evaluate(BOARD_SIZES)
+    assert sizes["scroll"] <= 0 and sizes["cut"] == [] and look.problems(projector) == [], sizes
+    projector.screenshot(path=str(ARTIFACTS / "class-board-all.png"))
     shown = {"tables": ".class-table", "stats": "#stats .chart", "trend": "#trend .chart.convergence"}
-    shown["claims"] = "#claims :is(.claim, .claims-none)"  # each table's last check, if it ended on one
     for show, what in shown.items():  # and the one big chart: the dice over time
         projector.click(f".board-switch a[href$='show={show}']")
         projector.wait_for_selector(f"body[data-show={show}] {what}")
         projector.screenshot(path=str(ARTIFACTS / f"class-board-{show}.png"))
         sizes = projector.evaluate(BOARD_SIZES)
-        assert sizes["smallest"] >= 24 and sizes["dice"] >= 48 and sizes["scroll"] == 0, (show, sizes)
+        assert sizes["smallest"] >= 24 and sizes["dice"] >= 48 and sizes["scroll"] <= 0, (show, sizes)
         assert sizes["cut"] == [], (show, sizes)
         assert look.problems(projector) == [], (show, look.problems(projector))
     desk.wait_for_function("() => document.querySelectorAll('.table-card .progress[data-phase=over]').length === 3")
@@ -1097,7 +1101,7 @@ def test_a_lesson_of_twelve_phones_from_the_join_screen_to_its_summary(browser, 
     assert sum(phone.page.locator(".notice.loaded").count() for phone in phones) == 0
     projector.screenshot(path=str(ARTIFACTS / "class-board-hunt.png"))
     sizes = projector.evaluate(BOARD_SIZES)
-    assert sizes["smallest"] >= 24 and sizes["scroll"] == 0, sizes
+    assert sizes["smallest"] >= 24 and sizes["scroll"] <= 0, sizes
     assert look.problems(projector) == [], look.problems(projector)
     desk.click("button[data-action=reveal]")
     projector.wait_for_selector('#hunt tr.loaded[data-table="2"]')
@@ -1164,7 +1168,9 @@ BOARD_SIZES = """() => {
     tiny: words.filter((e) => size(e) < 24).slice(0, 4)
       .map((e) => `${e.tagName}.${e.className}: ${e.textContent.trim().slice(0, 30)}`),
     dice: Math.min(48, ...dice),
-    scroll: document.documentElement.scrollHeight - innerHeight,
+    // The page, or the stage within it (a room's page scrolls its stage, not itself).
+    scroll: Math.max(document.documentElement.scrollHeight - innerHeight,
+      ...[...document.querySelectorAll(".stage, .class-stage")].map((e) => e.scrollHeight - e.clientHeight - 1)),
     cut: [...document.querySelectorAll(".class-table")].map((e) => e.scrollHeight - e.clientHeight)
       .filter((d) => d > 1),
   };
@@ -1466,11 +1472,15 @@ def test_the_room_board_fills_a_projector_one_view_at_a_time(browser, boards, ru
     page = board.page
     page.set_viewport_size({"width": size[0], "height": size[1]})
     page.goto(f"{server.url}/r/{code}/board")
+    page.wait_for_selector("body[data-show=all] #players .player")
+    board.shot(f"room-board-{rules}-all-{size[0]}x{size[1]}")
+    sizes = page.evaluate(BOARD_SIZES)  # everything at once, smaller, on one screen too
+    assert sizes["scroll"] <= 0 and page.evaluate(OVERFLOWS) == [], (sizes, page.evaluate(OVERFLOWS))
     for show, what in (("table", "#players .player"), ("stats", "#stats h3")):  # Perudo: no game over yet, no chart
         page.click(f".board-switch a[href$='show={show}']")
         page.wait_for_selector(f"body[data-show={show}] {what}")
         sizes = page.evaluate(BOARD_SIZES)
-        assert sizes["smallest"] >= 24 and sizes["dice"] >= 48 and sizes["scroll"] == 0, (show, sizes)
+        assert sizes["smallest"] >= 24 and sizes["dice"] >= 48 and sizes["scroll"] <= 0, (show, sizes)
         assert page.evaluate(OVERFLOWS) == [], (show, page.evaluate(OVERFLOWS))
         if show == "table":
             bottoms = page.eval_on_selector_all(
@@ -1532,7 +1542,7 @@ def test_learn_fills_a_projector_one_part_at_a_time(browser, server, lang, size)
             part
         ] * (2 if part == "simulate" else 1)
         sizes = page.evaluate(BOARD_SIZES)
-        assert sizes["smallest"] >= 24 and sizes["scroll"] == 0, (part, sizes)
+        assert sizes["smallest"] >= 24 and sizes["scroll"] <= 0, (part, sizes)
         assert page.evaluate(OVERFLOWS) == [], (part, page.evaluate(OVERFLOWS))
         phone.shot(f"learn-{part}-{lang[:2]}-{size[0]}x{size[1]}")
     # The claims' form asks again in the same part; the switch then goes to another part with the claims kept.
@@ -1720,7 +1730,7 @@ def test_the_class_boards_claims_weigh_every_tables_last_check_on_one_screen(bro
     page.wait_for_selector("body[data-show=claims] #claims .claim")
     board.shot(f"class-board-claims-{lang[:2]}-{size[0]}x{size[1]}")
     sizes = page.evaluate(BOARD_SIZES)
-    assert sizes["smallest"] >= 24 and sizes["scroll"] == 0, sizes
+    assert sizes["smallest"] >= 24 and sizes["scroll"] <= 0, sizes
     assert page.evaluate(OVERFLOWS) == [], page.evaluate(OVERFLOWS)
     assert look.problems(page) == [], look.problems(page)
     rows = page.locator("#claims tr.claim")
