@@ -24,6 +24,7 @@ from . import stats
 from .bus import LocalBus
 from .errors import IllegalMove
 from .presence import held_key
+from .rules import two_dice
 from .rulesets import DEFAULT, N_, REGISTRY, RULESETS, SHARED_PHONE, TITLES
 from .table import LOADINGS
 
@@ -235,9 +236,13 @@ def class_claims(tables: list[dict], overview: dict, classrooms, lang: str) -> M
     checked = {row["value"]: row for row in classrooms.pooled(overview["every_table"])["ladder"]}
     claims = []
     for table in tables:
-        reveal = table["view"]["reveal"]
-        if not reveal or reveal["kind"] != "check" or "before" not in reveal:
-            continue  # a check saved before the reveal said what it beat is not weighed
+        view, reveal = table["view"], table["view"]["reveal"]
+        # Weighed: a Mäxchen check (a table still plays the game it had when the class changed to Mäxchen),
+        # of a claim above the one before (a check saved before the reveal said what it beat is not weighed).
+        if view["rules"] not in CLAIMS or not reveal or reveal.get("kind") != "check" or "before" not in reveal:
+            continue
+        if not two_dice.is_higher(reveal["value"], reveal["before"]):
+            continue
         row = checked.get(reveal["value"], {"checks": 0, "lies": 0})
         true = stats.claim_true(reveal["value"], reveal["before"])
         claims.append(
@@ -448,17 +453,21 @@ class ClassLive:
             sockets[sid] = lang if watch else None
             if teacher:
                 self._desks.setdefault(code, set()).add(sid)
-        with self._lock:
-            seen = self._changes.get(code, 0)
-        overview = self.classrooms.overview(code)
-        if watch:
-            with self.app.app_context():
-                parts = class_parts(overview, self.classrooms, lang)
+        try:
             with self._lock:
-                self._sent[code, lang] = parts
-                self._drawn[code, lang] = seen
-            self.emit("parts", {"html": wrap_class_parts(parts), "reset": True}, sid, local=True)
-        self.emit("class", {"seated": [s["id"] for s in overview["roster"] if s["table"]]}, sid, local=True)
+                seen = self._changes.get(code, 0)
+            overview = self.classrooms.overview(code)
+            if watch:
+                with self.app.app_context():
+                    parts = class_parts(overview, self.classrooms, lang)
+                with self._lock:
+                    self._sent[code, lang] = parts
+                    self._drawn[code, lang] = seen
+                self.emit("parts", {"html": wrap_class_parts(parts), "reset": True}, sid, local=True)
+            self.emit("class", {"seated": [s["id"] for s in overview["roster"] if s["table"]]}, sid, local=True)
+        except Exception:
+            self.forget(sid)  # a connect that failed keeps no place
+            raise
 
     def forget(self, sid: str) -> None:
         """A class socket closed."""

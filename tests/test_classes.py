@@ -510,3 +510,54 @@ def test_after_a_check_the_class_board_weighs_the_claim(app, classes, rooms, dic
     poschen = teacher.post("/classes", data={"rules": "poschen", "size": "4"}).headers["Location"].rsplit("/", 1)[1]
     other = board.get(f"/c/{poschen}/board?show=claims").get_data(as_text=True)
     assert 'id="claims"' not in other and ">Claims<" not in other  # Bayes here models Mäxchen's ladder
+
+
+def test_a_board_that_fails_to_draw_keeps_no_place(app, classes, monkeypatch):
+    """A board whose first drawing fails is turned away and its place freed: failed connects never use up a
+    class's places for boards."""
+    from maxchen import live
+
+    code = classes.create()["code"]
+    class_live = app.extensions["maxchen.class_live"]
+    monkeypatch.setattr(live, "class_parts", lambda *args, **kwargs: 1 / 0)
+    for number in range(WATCHERS_PER_CLASS + 2):
+        with pytest.raises(ZeroDivisionError):
+            class_live.join(f"failed{number}", code, "en", watch=True, member=False)
+    monkeypatch.undo()
+    class_live.join("drawn", code, "en", watch=True, member=False)  # not refused: watchers_full
+    assert class_live._strangers[code] == {"drawn"}
+
+
+@pytest.mark.parametrize("rules", ["luegen", "poschen"])
+def test_a_class_changed_to_maexchen_mid_game_keeps_its_board(app, classes, rooms, dice, rules):
+    """The tables still playing their old game show no claim of it: the board draws, and the claims wait."""
+    teacher = app.test_client()
+    code = teacher.post("/classes", data={"rules": rules, "size": "4"}).headers["Location"].rsplit("/", 1)[1]
+    for name in ("Ann", "Ben", "Cem"):
+        classes.join(code, name)
+    teacher.post(f"/c/{code}/act", data={"action": "seat"}, headers=HTMX)
+    teacher.post(f"/c/{code}/act", data={"action": "start"}, headers=HTMX)
+    (table,) = classes.overview(code)["tables"]
+    a, b, c = [s.id for s in table.members()]
+    if rules == "luegen":  # a doubt: Lügen's reveal is no two-dice check
+        dice.add((2, 2, 2), (3, 3, 3), (4, 4, 4))
+        for player in (a, b, c):
+            rooms.act(table.code, player, {"action": "shake"})
+        rooms.act(table.code, a, {"action": "bid", "count": 2, "face": 2})
+        rooms.act(table.code, b, {"action": "doubt"})
+    else:  # Poschen: 21 after 21 is no claim above the one before on Mäxchen's ladder
+        dice.add((2, 1), (2, 1))
+        rooms.act(table.code, a, {"action": "shake"})
+        rooms.act(table.code, a, {"action": "announce", "value": 21})
+        rooms.act(table.code, b, {"action": "believe"})
+        rooms.act(table.code, b, {"action": "shake"})
+        rooms.act(table.code, b, {"action": "announce", "value": 21})
+        rooms.act(table.code, c, {"action": "check"})
+    assert rooms.load(table.code).game.reveal is not None
+    changed = teacher.post(f"/c/{code}/act", data={"action": "configure", "rules": "maexchen"}, headers=HTMX)
+    assert changed.status_code == 200 and classes.load(code)["rules"] == "maexchen"
+    board = app.test_client().get(f"/c/{code}/board?show=claims")
+    assert board.status_code == 200
+    assert "No check yet" in board.get_data(as_text=True)
+    watcher = socketio.test_client(app, auth={"class": code, "watch": True})
+    assert watcher.is_connected() and received(watcher, "parts")
