@@ -88,6 +88,7 @@ REASONS = {
     "not_shared": "bad_request",
     "not_their_turn": "not_allowed",
     "rate_limited": "rate_limited",
+    "simulator_busy": "rate_limited",
     "room_broken": "room_broken",
     "class_not_found": "room_not_found",
     "not_teacher": "not_host",

@@ -72,6 +72,7 @@ TEXTS = {
     "not_shared": _l("Only a one-phone table passes the phone."),
     "not_their_turn": _l("It is not that player's turn."),
     "rate_limited": _l("Too many tries. Try again in %(seconds)s s."),
+    "simulator_busy": _l("The simulator is busy with another run. Try again in %(seconds)s s."),
     "watchers_full": _l("This table has all the watchers it takes (%(limit)s)."),
     "room_broken": _l("This room's saved game cannot be read. Please start a new room."),
     "class_not_found": _l("There is no class with that code."),

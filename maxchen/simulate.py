@@ -29,7 +29,7 @@ from .rulesets import DEFAULT, REGISTRY
 MAX_GAMES = 100_000  # with a batch engine
 MAX_ENGINE_GAMES = 1_000  # one by one on the real engine (about 10 ms a game of liar's dice)
 ENGINE_SECONDS = 10.0  # and for at most this long: six statisticians at Perudo take ten times as long a game
-CHUNK = 20_000  # games a batch engine plays at once: a run stops at its time between two chunks
+CHUNK = 20_000  # games of three seats a batch engine plays at once: a run stops at its time between two chunks
 Z95 = stats.Z95  # the normal quantile of a 95 % interval
 
 
@@ -168,11 +168,12 @@ def batches(play_tapes, strategies: list[str], games: int, seed: int | None, dea
     """
     seed = np.random.SeedSequence().entropy if seed is None else seed
     n = len(strategies)
+    chunk = max(1, CHUNK * 3 // n)  # more seats, longer games: smaller chunks keep a run near its time
     result = {"wins": [0] * n, "rounds": [], "points": [], "rolls": {}, "checks": 0, "lies_caught": 0}
-    for first in range(0, games, CHUNK):
+    for first in range(0, games, chunk):
         if first and time.perf_counter() > deadline:
             break
-        tapes = Tapes(seed, min(CHUNK, games - first), first)
+        tapes = Tapes(seed, min(chunk, games - first), first)
         played = play_tapes(strategies, tapes)
         home = (played["winner"] + first + np.arange(tapes.games)) % n  # seat j of game g: strategies[(j + g) % n]
         result["wins"] = [w + int(more) for w, more in zip(result["wins"], np.bincount(home, minlength=n), strict=True)]
@@ -272,15 +273,23 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=_seed, default=None, help="a whole number, 0 or more: the same games again")
     parser.add_argument("--csv", metavar="FILE", help="write CSV to FILE ('-' for standard output)")
     args = parser.parse_args(argv)
+    out = None
+    if args.csv and args.csv != "-":
+        try:  # before the run: a file that cannot be written is said at once
+            out = open(args.csv, "w", newline="", encoding="utf-8")  # noqa: SIM115 - closed below
+        except OSError as error:
+            parser.error(f"cannot write {args.csv}: {error.strerror}")
     try:
         result = simulate(args.strategies, args.games, args.seed, args.rules)
     except ValueError as error:
+        if out is not None:
+            out.close()
         parser.error(str(error))
     if args.csv == "-":
         write_csv(result, sys.stdout)
         return 0
-    if args.csv:
-        with open(args.csv, "w", newline="", encoding="utf-8") as out:
+    if out is not None:
+        with out:
             write_csv(result, out)
     print(f"{result.games} games of {' '.join(result.strategies)} in {result.seconds:.2f} s")
     for row in result.win_rates():

@@ -207,6 +207,9 @@ def test_seeds_are_whole_numbers_from_0_and_every_bit_counts():
         [sys.executable, "-m", "maxchen.simulate", "--seed", "-1"], capture_output=True, text=True, cwd=ROOT
     )
     assert refused.returncode == 2 and "a seed is a whole number, 0 or more" in refused.stderr
+    unwritable = [sys.executable, "-m", "maxchen.simulate", "--games", "3", "--csv", "/nonexistent/x.csv"]
+    refused = subprocess.run(unwritable, capture_output=True, text=True, cwd=ROOT)
+    assert refused.returncode == 2 and "cannot write /nonexistent/x.csv" in refused.stderr  # said, not a traceback
 
 
 def test_the_command_simulates_any_rule_set():

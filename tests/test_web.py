@@ -580,6 +580,10 @@ def test_learns_csv_holds_the_very_games_on_the_page_and_odd_parameters_break_no
     )
     link = re.search(r'href="(/learn\?[^"]*format=csv[^"]*)"', html)[1].replace("&amp;", "&")
     assert "_scheme" not in link and "seed=" in link
+    # The switch keeps the seed the run drew: another part of the page shows the very same games.
+    seed = re.search(r"seed=(\d+)", link)[1]
+    switch = [a.replace("&amp;", "&") for a in re.findall(r'<nav class="board-switch"[^>]*>(.*?)</nav>', html, re.S)]
+    assert switch and all(f"seed={seed}" in href for href in re.findall(r'href="([^"]+)"', switch[0]))
     shown = [float(rate) for rate in re.findall(r"<td>(?:honest|bluffer)</td><td>([\d.]+) %</td>", html)]
     rows = list(csv.DictReader(io.StringIO(client.get(link).get_data(as_text=True))))
     assert [round(100 * int(r["count"]) / 400, 1) for r in rows if r["section"] == "wins"] == shown
@@ -592,6 +596,7 @@ def test_one_simulation_at_a_time_whoever_asks(client):
     try:
         busy = client.get("/learn?games=10&seat=honest&seat=honest")
         assert busy.status_code == 429 and busy.headers["Retry-After"] == "5"
+        assert "The simulator is busy with another run. Try again in 5 s." in busy.get_data(as_text=True)
     finally:
         learn._SIMULATING.release()
     assert client.get("/learn?games=10&seat=honest&seat=honest").status_code == 200

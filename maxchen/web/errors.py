@@ -49,6 +49,6 @@ def refusal(error: IllegalMove):
     else:
         response = make_response(render_template("error.html", message=messages.text(error)))
     response.status_code = error.status
-    if error.reason == "rate_limited":
+    if error.reason in ("rate_limited", "simulator_busy"):
         response.headers["Retry-After"] = str(error.params["seconds"])
     return response

@@ -97,7 +97,7 @@ def learn():
     except IllegalMove as error:
         page = render_template("learn.html", error=messages.text(error), **context)
         response = make_response(page, error.status)
-        if error.reason == "rate_limited":  # busy with another's simulation
+        if error.reason == "simulator_busy":  # busy with another's simulation
             response.headers["Retry-After"] = str(error.params["seconds"])
         return response
     if request.args.get("format") == "csv":
@@ -107,6 +107,7 @@ def learn():
     test = stats.test(result.rolls, REGISTRY[rules].dice)
     # The same games again as CSV: the same seed (and only the form's own fields).
     csv_url = url_for("learn.learn", rules=rules, games=result.games, seat=seats, seed=result.seed, format="csv")
+    context["switch"] = _switch(show, result.seed)
     return render_template(
         "learn.html",
         result=result,
@@ -131,10 +132,13 @@ LEARN_SHOWS = {  # /learn on a projector shows one of its parts, big, or everyth
 FORM_FIELDS = ("unseen", "after", "dice", "six", "rules", "games", "seat", "seed")  # what /learn's forms ask
 
 
-def _switch(show: str) -> list[tuple[str, str, str]]:
-    """The page's switch: (key, words, URL) of each part and of everything, keeping what the forms asked."""
+def _switch(show: str, seed: int | None = None) -> list[tuple[str, str, str]]:
+    """The page's switch: (key, words, URL) of each part and of everything, keeping what the forms asked (and
+    the `seed` a simulation drew: the same games in every part)."""
     # Only the forms' own fields: url_for reads a few names (_anchor, _scheme, ...) as its own orders.
     asked = {key: values for key, values in request.args.to_dict(flat=False).items() if key in FORM_FIELDS}
+    if seed is not None:
+        asked["seed"] = [str(seed)]
     parts = {"all": N_("Everything"), **LEARN_SHOWS}
     return [
         (key, gettext(words), url_for("learn.learn", **asked, **({} if key == "all" else {"show": key})))
@@ -237,12 +241,17 @@ def _simulated(rules: str, seats: list[str], games: str, seed: str):
         return kept
     run = functools.partial(simulate.simulate, seats, games, seed, rules_name=rules)
     if not _SIMULATING.acquire(blocking=False):
-        raise IllegalMove("rate_limited", seconds=5)
+        raise IllegalMove("simulator_busy", seconds=5)
     try:
+        # numpy works in a thread of its own: the tables go on meanwhile (threading: this is one already).
         if current_app.config["ASYNC_MODE"] == "eventlet":
-            from eventlet import tpool  # numpy works in a thread of its own: the tables go on meanwhile
+            from eventlet import tpool
 
             result = tpool.execute(run)
+        elif current_app.config["ASYNC_MODE"] == "gevent":
+            import gevent
+
+            result = gevent.get_hub().threadpool.apply(run)
         else:
             result = run()
         result.asked = asked if result.games < asked else None
