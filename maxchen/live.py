@@ -216,24 +216,25 @@ def class_parts(overview: dict, classrooms, lang: str | None = None) -> dict[str
             parts["reveal"] = _render(f"{REGISTRY[view['rules']].templates}/reveal.html", own)
         tables.append({"number": number, "code": room.code, "view": view, "parts": parts})
     context = {**_context(overview["code"], overview["rules"], {}, lang), "overview": overview, "tables": tables}
+    pooled = classrooms.pooled(overview["every_table"])  # once for the statistics and the claims
     return {
         "joined": _render("partials/class_joined.html", context),
         "tables": _render("partials/class_tables.html", context),
-        BOARD_AREA: class_stats(overview, classrooms, lang),
+        BOARD_AREA: class_stats(overview, classrooms, lang, pooled=pooled),
         "hunt": class_hunt(overview, lang),
         "trend": class_trend(overview, classrooms, lang),
-        **({"claims": class_claims(tables, overview, classrooms, lang)} if overview["rules"] in CLAIMS else {}),
+        **({"claims": class_claims(tables, overview, pooled, lang)} if overview["rules"] in CLAIMS else {}),
     }
 
 
 CLAIMS = ("maexchen",)  # the rule sets whose claims `stats.claim_true` weighs (its ladder and its lies)
 
 
-def class_claims(tables: list[dict], overview: dict, classrooms, lang: str) -> Markup:
+def class_claims(tables: list[dict], overview: dict, pooled: dict, lang: str) -> Markup:
     """Is the claim true? (inner HTML): each table's last check in its game, weighed by Bayes for a
     player who lies only when they must (`stats.claim_true`), beside a fresh roll's chance to reach it and
     how this class's checks of that value came out (a checked-only sample)."""
-    checked = {row["value"]: row for row in classrooms.pooled(overview["every_table"])["ladder"]}
+    checked = {row["value"]: row for row in pooled["ladder"]}
     claims = []
     for table in tables:
         view, reveal = table["view"], table["view"]["reveal"]
@@ -284,11 +285,13 @@ def class_hunt(overview: dict, lang: str | None = None, teacher: bool = False) -
     return Markup(_render("partials/hunt.html", context))  # noqa: S704 - autoescaped
 
 
-def class_stats(overview: dict, classrooms, lang: str | None = None, full: bool = False) -> Markup:
-    """The statistics of a whole class (inner HTML): every table pooled, as the tables may see them."""
+def class_stats(overview: dict, classrooms, lang: str | None = None, full: bool = False, pooled=None) -> Markup:
+    """The statistics of a whole class (inner HTML): every table pooled, as the tables may see them (`pooled`:
+    already counted)."""
     context = _context(overview["code"], overview["rules"], {}, _lang(lang))
-    pooled = {**context, "counts": classrooms.pooled(overview["every_table"]), "value_name": str, "whole_class": True}
-    return Markup(_render("partials/stats.html", {**pooled, "full": full}))  # noqa: S704 - autoescaped
+    counts = classrooms.pooled(overview["every_table"]) if pooled is None else pooled
+    shown = {**context, "counts": counts, "value_name": str, "whole_class": True}
+    return Markup(_render("partials/stats.html", {**shown, "full": full}))  # noqa: S704 - autoescaped
 
 
 def wrap_class_parts(parts: dict[str, str]) -> str:

@@ -150,7 +150,7 @@ def test_the_class_board_shows_every_table_live_and_never_a_hidden_die(app, clas
     rooms.act(one.code, b, {"action": "announce", "value": 65})
     seen = []
     rooms.act(one.code, c, {"action": "check"})
-    assert wait_until(lambda: seen.append(pushed_now(board)) or "face-5" in "".join(seen), 5)
+    assert wait_until(lambda: seen.append(pushed_now(board)) or "face-5" in "".join(seen), 10)
     shown = "".join(seen)
     assert "face-6" not in shown and "face-3" not in shown  # Ann's believed 6-3 never
     # Table 2: a check too; the class's statistics pool both tables' shown rolls.
