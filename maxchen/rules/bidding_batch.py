@@ -20,6 +20,12 @@ NONE = 1 << 20  # the lowest count of a face that may not be bid now
 BEST = 5  # a bluffer takes one of its five likeliest bids
 
 
+def plain_lowest(count, face, faces):
+    """`bidding.plain_raise` as lowest counts: the same count with a higher face, else a higher count ([row, face];
+    `count` and `face` per row, 0 where no bid stands)."""
+    return count[:, None] + (faces <= face[:, None])
+
+
 @functools.cache
 def _chances(dice: int) -> tuple[np.ndarray, np.ndarray]:
     """chance_at_least as a table [single, needed, unseen] (needed clipped to 0..dice + 1): the bots' very

@@ -6,7 +6,7 @@ this adds the doubt, the beer mats and their stages, and who gets safe.
 
 import numpy as np
 
-from ...rules.bidding_batch import Table
+from ...rules.bidding_batch import Table, plain_lowest
 from ...rules.tapes import Tapes
 from .game import DICE, FACES, LuegenGame
 
@@ -28,7 +28,7 @@ class LuegenTable(Table):
 
     def lowest_counts(self, rows):
         # docs/rules.md §4: the same count with a higher face, or a higher count (no bid yet: face 0, count 0).
-        return np.maximum(self.bid_count[rows, None] + (self.faces <= self.bid_face[rows, None]), 1)
+        return np.maximum(plain_lowest(self.bid_count[rows], self.bid_face[rows], self.faces), 1)
 
     def decide(self, rows, seat, has_bid, odds, can_raise):
         doubt = has_bid & (odds[-1] < 0.5)

@@ -7,7 +7,7 @@ lost and won back.
 
 import numpy as np
 
-from ...rules.bidding_batch import NONE, Table
+from ...rules.bidding_batch import NONE, Table, plain_lowest
 from ...rules.tapes import Tapes
 from .bots import CALZA_ABOVE
 from .game import FACES, PACO, START_DICE, PerudoGame
@@ -35,7 +35,9 @@ class PerudoTable(Table):
         opening = np.where(palifico | (faces != PACO), 1, NONE)
         held = np.where(faces == face, count + 1, NONE)  # palifico: the face stays
         from_pacos = np.where(faces == PACO, count + 1, 2 * count + 1)
-        plain = np.where(faces == PACO, (count + 1) // 2, count + (faces <= face))
+        plain = np.where(
+            faces == PACO, (count + 1) // 2, plain_lowest(self.bid_count[rows], self.bid_face[rows], faces)
+        )
         return np.where(count == 0, opening, np.where(palifico, held, np.where(face == PACO, from_pacos, plain)))
 
     def decide(self, rows, seat, has_bid, odds, can_raise):
