@@ -1750,6 +1750,37 @@ def test_the_class_boards_claims_weigh_every_tables_last_check_on_one_screen(bro
     board.context.close()
 
 
+@pytest.mark.parametrize(("lang", "size"), [("ru-RU", (1280, 720)), ("de-DE", (1920, 1080))])
+def test_the_class_boards_tables_show_ten_tables_whole_page_by_page(browser, checked_class, lang, size):
+    """The Tables view of ten tables, each just after a check: on every page every card is whole (its last
+    check too), every word at least 24 px and every die 48, no scrolling; the pager's tap turns the page, and
+    the pages show every table once."""
+    server, code = checked_class
+    board = Phone(browser, server.url, lang)
+    page = board.page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(f"{server.url}/c/{code}/board?show=tables")
+    page.wait_for_selector("#tables-page:visible")
+    tables = "(cards) => cards.map((c) => c.dataset.table)"
+    seen = []
+    while True:
+        shown = page.eval_on_selector_all(".class-table:not([hidden])", tables)
+        assert page.locator(".class-table:not([hidden]) .class-reveal .die").count() == 2 * len(shown)
+        sizes = page.evaluate(BOARD_SIZES)
+        assert sizes["smallest"] >= 24 and sizes["dice"] >= 48 and sizes["scroll"] <= 0, sizes
+        assert sizes["cut"] == [] and look.problems(page) == [], (sizes, look.problems(page))
+        board.shot(f"class-board-tables-{lang[:2]}-{size[0]}x{size[1]}-{len(seen)}")
+        seen += shown
+        if len(seen) >= 10:
+            break
+        page.click("#tables-page")
+        turned = "(first) => document.querySelector('.class-table:not([hidden])').dataset.table !== first"
+        page.wait_for_function(turned, arg=shown[0])
+    assert sorted(seen) == sorted(page.eval_on_selector_all(".class-table", tables))
+    assert board.errors == []
+    board.context.close()
+
+
 @pytest.fixture(scope="module")
 def lesson():
     """A server with two tables of Mäxchen: one after six games, one in its fourth with a checked cup."""
