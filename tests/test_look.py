@@ -251,3 +251,58 @@ def test_with_ten_players_the_round_and_my_choice_stay_in_sight(browser, look_se
     assert look.in_view(page, answer), f"{tag}: the answer is off screen"
     _check(page, f"{tag}-decide")
     context.close()
+
+
+# Every player's row and the cup, from two players to ten, upright and on its side (a short phone holds
+# six: ten rows there scroll on my own bid, the cup and the picker taking the rest).
+TABLES = [("phone", 2), ("phone", 6), ("phone", 10), ("small", 2), ("small", 6), ("landscape", 10)]
+
+ROWS_AND_CUP = """() => {
+  const box = (e) => e.getBoundingClientRect();
+  const cup = document.querySelector("#cup-area:not([hidden]) #cup");
+  const rows = [...document.querySelectorAll("#stage .table-list .player")];
+  const apart = (a, b) =>
+    a.right <= b.left + 1 || b.right <= a.left + 1 || a.bottom <= b.top + 1 || b.bottom <= a.top + 1;
+  const c = cup && box(cup);
+  return {
+    rows: rows.length,
+    cup: c ? Math.round(Math.min(c.width, c.height)) : null,
+    over: c ? rows.filter((r) => !apart(box(r), c)).length
+      + [...document.querySelectorAll("#controls button, #controls label")].filter((b) => !apart(box(b), c)).length : 0,
+  };
+}"""
+
+
+@pytest.mark.parametrize(("size", "players"), TABLES)
+@pytest.mark.parametrize("rules", ["maexchen", "perudo"])
+def test_every_players_row_stays_in_sight_and_the_cup_takes_the_rest(browser, look_server, size, players, rules):
+    """My move (the cup shaken, the picker open) and the wait after it: each player's row whole on screen,
+    whose turn it is among them; the cup at least 110 px and over no row and no button."""
+    width, height = SIZES[size]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=True, is_mobile=True, reduced_motion="reduce"
+    )
+    page = context.new_page()
+    base = look_server.url
+    code = _create_room(page, base, rules)
+    tokens = [join_room(base, code, name)["token"] for name in TEN[: players - 1]]
+    page.wait_for_function("(n) => document.querySelectorAll('.lobby-list .player').length === n", arg=players)
+    page.click("button[data-action=start]")
+    page.wait_for_selector("#cup.my-turn")
+    _others_shake(base, code, tokens)
+    _shake(page)
+    page.wait_for_selector("form[data-claim]")
+    tag = f"rows-{rules}-{players}-{size}"
+    for moment in ("move", "wait"):
+        page.screenshot(path=str(ARTIFACTS / f"look-{tag}-{moment}.png"))
+        found = page.evaluate(ROWS_AND_CUP)
+        assert found["rows"] == players, (tag, moment, found)
+        for row in range(players):
+            assert look.in_view(page, f"#stage .table-list .player >> nth={row}"), f"{tag} {moment}: row {row}"
+        assert look.in_view(page, "#stage .table-list .player.active"), f"{tag} {moment}: whose turn"
+        assert found["over"] == 0 and (found["cup"] is None or found["cup"] >= 110), (tag, moment, found)
+        _check(page, f"{tag}-{moment}")
+        if moment == "move":
+            _claim(page)
+            page.wait_for_selector("form[data-claim]", state="detached")
+    context.close()
