@@ -325,6 +325,11 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
     # Ann starts. She opens the first round: enable motion, then shake the phone.
     ann.page.click("button[data-action=start]")
     ann.page.wait_for_selector("#cup.my-turn")
+    # The button stands above the cup, never on it; phones that need not ask never show it.
+    ann.page.wait_for_selector("#motion:visible")
+    chip, cup = ann.page.locator("#motion").bounding_box(), ann.page.locator("#cup").bounding_box()
+    assert chip["y"] + chip["height"] <= cup["y"] + 1, (chip, cup)
+    assert all(phone.page.locator("#motion:visible").count() == 0 for phone in (ben, cem))
     ann.page.click("#motion")
     ann.page.wait_for_selector("#motion", state="hidden")
     since = marks(phones)
@@ -523,6 +528,8 @@ def test_one_phone_passed_around_the_table_to_a_winner(browser, server):
     assert page.locator("#players .hearts").count() == 3  # Poschen: lives as hearts
     # One phone: nobody is online or offline, nobody is host, nobody can be removed.
     assert page.locator(".player .dot, .player button[data-action=remove]:visible").count() == 0
+    # Its settings for the next game: no bots at one phone, so only "Settings".
+    assert page.inner_text("#host-settings > summary").startswith("Settings: ")
     assert phone.errors == []
     phone.context.close()
 
