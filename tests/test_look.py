@@ -306,3 +306,24 @@ def test_every_players_row_stays_in_sight_and_the_cup_takes_the_rest(browser, lo
             _claim(page)
             page.wait_for_selector("form[data-claim]", state="detached")
     context.close()
+
+
+def test_a_keyboard_is_told_its_keys_and_a_phone_is_not(browser, look_server):
+    """At a computer the cup says which keys shake and peek (below it, in sight); a phone's cup does not."""
+    base = look_server.url
+    for touch, (width, height) in ((False, (1280, 800)), (True, SIZES["phone"])):
+        context = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch, is_mobile=touch)
+        page = context.new_page()
+        code = _create_room(page, base, "maexchen")
+        join_room(base, code, "Bernd")
+        page.wait_for_function("() => document.querySelectorAll('.lobby-list .player').length === 2")
+        page.click("button[data-action=start]")
+        page.wait_for_selector("#cup.my-turn")
+        if touch:
+            assert not page.locator(".keys-hint").is_visible()
+        else:
+            assert look.in_view(page, ".keys-hint") and "Space" in page.inner_text(".keys-hint")
+            hint, cup = page.locator(".keys-hint").bounding_box(), page.locator("#cup").bounding_box()
+            assert hint["y"] >= cup["y"] + cup["height"] - 1, (hint, cup)
+            _check(page, "keys-hint")
+        context.close()
