@@ -8,6 +8,7 @@
   const { $, room } = M;
   let lastSay = "";
   let lastReveal = null;
+  let lastPhase = null;
 
   // A phone at the table never dims or locks: hold a screen wake lock while the
   // room is open, and take it again when the page is looked at again (the
@@ -107,6 +108,9 @@
     M.fair.check(); // before the seals of this push are noted
     M.fair.note(meta);
     const round = (meta && meta.dataset.revealRound) || "";
+    const phase = meta ? meta.dataset.phase : "";
+    if (phase !== "over" && lastPhase === "over") hideReveal(); // a new game (or the lobby): no old reveal over it
+    lastPhase = phase;
     if (lastReveal !== null && round && round !== lastReveal && !room.shared) showReveal(); // one phone: the cover shows it
     lastReveal = round;
   });
@@ -159,6 +163,13 @@
 
   let revealTimer = null;
 
+  function hideReveal() {
+    $("reveal-overlay").hidden = true;
+    clearTimeout(revealTimer);
+    document.removeEventListener("pointerdown", hideReveal, true);
+    document.removeEventListener("keydown", hideReveal, true);
+  }
+
   function showReveal() {
     const card = $("reveal");
     if (!card) return;
@@ -166,16 +177,11 @@
     overlay.replaceChildren(card.cloneNode(true));
     overlay.firstChild.removeAttribute("id");
     overlay.hidden = false;
-    const hide = () => {
-      overlay.hidden = true;
-      document.removeEventListener("pointerdown", hide, true);
-      document.removeEventListener("keydown", hide, true);
-    };
     // Any touch or key puts it away and still does what it meant below (the cup, "Believe").
-    document.addEventListener("pointerdown", hide, true);
-    document.addEventListener("keydown", hide, true);
+    document.addEventListener("pointerdown", hideReveal, true);
+    document.addEventListener("keydown", hideReveal, true);
     clearTimeout(revealTimer); // a new reveal gets its whole time
-    revealTimer = setTimeout(hide, M.reducedMotion ? 4500 : 6000);
+    revealTimer = setTimeout(hideReveal, M.reducedMotion ? 4500 : 6000);
     const verdict = overlay.querySelector(".verdict");
     if (verdict) setTimeout(() => M.sound.sting(overlay.firstChild.classList.contains("bluff")), M.reducedMotion ? 0 : 1300);
   }

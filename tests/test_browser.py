@@ -425,6 +425,49 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
         phone.context.close()
 
 
+def test_a_new_game_clears_the_last_games_reveal_on_every_phone(browser, server):
+    """Cem came late and watches a game of Poschen (three lives) to its end: the last check's reveal comes
+    up over his table. The host starts the next game at once: Cem, seated now, sees the new game and no
+    reveal of the old one over it."""
+    import random
+
+    import requests
+
+    from maxchen import bots
+
+    ann = create_room(server.url, "Ann", rules="poschen")
+    code = ann["code"]
+    tokens = [ann["token"], join_room(server.url, code, "Ben")["token"]]
+
+    def call(token, **body):
+        headers = {"Authorization": f"Bearer {token}"}
+        if body:
+            return requests.post(f"{server.url}/api/rooms/{code}/actions", json=body, headers=headers, timeout=10)
+        return requests.get(f"{server.url}/api/rooms/{code}", headers=headers, timeout=10).json()
+
+    call(tokens[0], action="configure", options={"lives": 3}).raise_for_status()
+    call(tokens[0], action="start").raise_for_status()
+    cem = Phone(browser, server.url, reduced=True)
+    cem.page.goto(f"{server.url}/r/{code}")
+    cem.page.fill("input[name=name]", "Cem")
+    cem.page.click("form[hx-post$='/join'] button[type=submit], form[action$='/join'] button[type=submit]")
+    cem.page.wait_for_selector("body[data-phase=playing] #table")
+    rng = random.Random(5)
+    while call(tokens[0])["phase"] == "playing":
+        for token in tokens:
+            move = bots.act("honest", call(token), rng)
+            if move:
+                call(token, **move)
+    cem.page.wait_for_function("() => document.body.dataset.phase === 'over'")
+    shown = cem.page.locator("#reveal-overlay:not([hidden]) .reveal").count()
+    call(tokens[0], action="start").raise_for_status()
+    cem.page.wait_for_selector("body[data-phase=playing] #cup-area:not([hidden]), body[data-phase=playing] .player.me")
+    assert shown == 1  # the last game's reveal was up when the next game began (it stays 4.5 s)
+    assert cem.page.locator("#reveal-overlay").is_hidden()
+    assert cem.errors == []
+    cem.context.close()
+
+
 def test_a_restart_shows_reconnecting_and_the_game_plays_on(browser, server):
     ann = Phone(browser, server.url)
     ben = Phone(browser, server.url)
