@@ -33,6 +33,7 @@
     rattle() { this.tone(380 + Math.random() * 500, 0.04, { type: "square", gain: 0.03 }); },
     thud() { this.tone(120, 0.09, { type: "triangle", gain: 0.12, slide: 0.5 }); },
     chime() { this.tone(880, 0.16); this.tone(1320, 0.22, { delay: 0.13 }); },
+    fanfare() { [523, 659, 784, 1047].forEach((f, i) => this.tone(f, 0.26, { type: "triangle", gain: 0.14, delay: i * 0.13 })); },
     sting(bluff) {
       const notes = bluff ? [523, 415, 330] : [392, 523, 659];
       notes.forEach((f, i) => this.tone(f, 0.22, { type: "triangle", gain: 0.14, delay: i * 0.11 }));

@@ -109,10 +109,16 @@
     M.fair.note(meta);
     const round = (meta && meta.dataset.revealRound) || "";
     const phase = meta ? meta.dataset.phase : "";
-    if (phase !== "over" && lastPhase === "over") hideReveal(); // a new game (or the lobby): no old reveal over it
+    if (phase !== "over" && lastPhase === "over") { // a new game (or the lobby): no old reveal over it
+      winnerNext = false;
+      hideReveal();
+    }
+    const ended = phase === "over" && lastPhase === "playing" && !room.shared; // seen ending here, not opened ended
     lastPhase = phase;
-    if (lastReveal !== null && round && round !== lastReveal && !room.shared) showReveal(); // one phone: the cover shows it
+    const revealed = lastReveal !== null && round && round !== lastReveal && !room.shared; // one phone: the cover shows it
+    if (revealed) showReveal(ended);
     lastReveal = round;
+    if (ended && !revealed) showWinner();
   });
 
   // Someone sits down while a game runs: everyone hears of it (they play from the next game).
@@ -162,17 +168,55 @@
   }
 
   let revealTimer = null;
+  let winnerNext = false; // the reveal up is the game's last: the winner's moment follows it
 
   function hideReveal() {
-    $("reveal-overlay").hidden = true;
     clearTimeout(revealTimer);
     document.removeEventListener("pointerdown", hideReveal, true);
     document.removeEventListener("keydown", hideReveal, true);
+    if (winnerNext) return showWinner();
+    $("reveal-overlay").hidden = true;
   }
 
-  function showReveal() {
+  // The game's end: its last reveal a moment shorter, then the winner's moment: the result large, the
+  // standings and the game's numbers, a fanfare and confetti (none where motion is to be reduced).
+  function showWinner() {
+    winnerNext = false;
+    const result = document.querySelector("#table .result");
+    const overlay = $("reveal-overlay");
+    if (!result) {
+      overlay.hidden = true;
+      return;
+    }
+    const moment = document.createElement("div");
+    moment.className = "moment";
+    for (const part of [result, ...document.querySelectorAll("#table .standings, #table .tally")]) {
+      const copy = part.cloneNode(true);
+      copy.removeAttribute("role"); // the page's own result speaks: the copy is for the eyes
+      moment.appendChild(copy);
+    }
+    const confetti = document.createElement("div");
+    confetti.className = "confetti";
+    confetti.setAttribute("aria-hidden", "true");
+    for (let i = 0; i < 36; i++) {
+      const bit = document.createElement("i");
+      bit.style.left = Math.random() * 100 + "%";
+      bit.style.animationDelay = (Math.random() * 0.9).toFixed(2) + "s";
+      bit.style.setProperty("--hue", String(Math.floor(Math.random() * 360)));
+      confetti.appendChild(bit);
+    }
+    overlay.replaceChildren(confetti, moment);
+    overlay.hidden = false;
+    document.addEventListener("pointerdown", hideReveal, true);
+    document.addEventListener("keydown", hideReveal, true);
+    clearTimeout(revealTimer);
+    revealTimer = setTimeout(hideReveal, 7000);
+    M.sound.fanfare();
+  }
+
+  function showReveal(last) {
     const card = $("reveal");
-    if (!card) return;
+    if (!card) return last && showWinner();
     const overlay = $("reveal-overlay");
     overlay.replaceChildren(card.cloneNode(true));
     overlay.firstChild.removeAttribute("id");
@@ -180,8 +224,9 @@
     // Any touch or key puts it away and still does what it meant below (the cup, "Believe").
     document.addEventListener("pointerdown", hideReveal, true);
     document.addEventListener("keydown", hideReveal, true);
-    clearTimeout(revealTimer); // a new reveal gets its whole time
-    revealTimer = setTimeout(hideReveal, M.reducedMotion ? 4500 : 6000);
+    clearTimeout(revealTimer); // a new reveal gets its whole time (the game's last a shorter one)
+    winnerNext = !!last;
+    revealTimer = setTimeout(hideReveal, last ? 3500 : M.reducedMotion ? 4500 : 6000);
     const verdict = overlay.querySelector(".verdict");
     if (verdict) setTimeout(() => M.sound.sting(overlay.firstChild.classList.contains("bluff")), M.reducedMotion ? 0 : 1300);
   }

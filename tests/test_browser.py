@@ -413,7 +413,16 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
         result, share = (phone.page.locator(s).bounding_box() for s in (".result", ".share"))
         assert share["y"] > result["y"]
     assert accepted
-    ann.page.wait_for_selector("#reveal-overlay", state="hidden", timeout=15000)  # it closes itself after 6 s
+    # Then, the last reveal seen, the winner's moment on every phone: the result large and in sight, the
+    # standings below it. Then it goes by itself.
+    for phone in phones:
+        phone.page.wait_for_selector("#reveal-overlay:not([hidden]) .moment .result h2")
+        assert look.in_view(phone.page, "#reveal-overlay .moment .result h2")
+        moment = phone.page.inner_text("#reveal-overlay .moment .result h2")
+        assert moment == phone.page.inner_text("#table .result h2") and "!" in moment
+        assert phone.page.locator("#reveal-overlay .moment .standings li").count() == 3
+    ann.shot("winner")
+    ann.page.wait_for_selector("#reveal-overlay", state="hidden", timeout=15000)  # it closes itself after 7 s
     ann.shot("game-over")
     assert ann.page.locator("button[data-action=start]").count() == 1  # the host's "new game"
     for phone in phones:
