@@ -97,6 +97,7 @@
       li.classList.toggle("active", !!turn && li.dataset.player === turn);
     }
     for (const el of document.querySelectorAll("[data-not-for]")) el.hidden = el.dataset.notFor === me;
+    watching(turn);
     graceRemoval();
     newcomers(meta);
     if (meta) Object.assign(document.body.dataset, { phase: meta.dataset.phase, rules: meta.dataset.rules, claim: meta.dataset.claim });
@@ -120,6 +121,21 @@
     lastReveal = round;
     if (ended && !revealed) showWinner();
   });
+
+  // A waiting phone's controls say what the player whose turn it is does: shaking, peeking, or the
+  // table's own words for the turn (deciding, announcing, bidding).
+  function watching(turn) {
+    const line = document.querySelector("#controls [data-watching]");
+    if (!line) return;
+    const row = turn ? [...document.querySelectorAll("#players .player")].find((li) => li.dataset.player === turn) : null;
+    const doing = row && row.dataset.activity;
+    const status = document.querySelector("#table .status .theirs") || document.querySelector("#table .status");
+    const text = doing && M.T["watching_" + doing]
+      ? M.T["watching_" + doing].replace("{name}", () => row.querySelector(".name").textContent)
+      : status ? status.textContent.trim() : "";
+    if (line.textContent !== text) line.textContent = text;
+    line.classList.toggle("live", !!doing);
+  }
 
   // Someone sits down while a game runs: everyone hears of it (they play from the next game).
   let seated = null;

@@ -206,8 +206,9 @@ shake_by_motion = until_rolled(_motion)  # a shaken phone: its motion events
 shake_by_drag = until_rolled(_drag)  # the cup dragged quickly back and forth
 
 
-def peek(phone, others, screenshot=None) -> list[int]:
-    """Slide the coaster right and hold: the dice show only while held."""
+def peek(phone, others, screenshot=None, watched=None) -> list[int]:
+    """Slide the coaster right and hold: the dice show only while held. `watched`: what each other phone's
+    controls say meanwhile ({locale: words}), when the peeker's turn it is."""
     page = phone.page
     page.wait_for_selector("#coaster:not([hidden])")
     count = page.locator("#floor .die").count()
@@ -231,6 +232,9 @@ def peek(phone, others, screenshot=None) -> list[int]:
     # The others see that we peek, never what.
     for other in others:
         other.page.wait_for_selector(".player[data-activity=peeking]")
+        if watched:
+            other.page.wait_for_selector("#controls .watching.live")
+            assert other.page.inner_text("#controls .watching") == watched[other.locale]
     if screenshot:
         phone.shot(screenshot)
     page.mouse.up()
@@ -334,7 +338,9 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
     ann.page.wait_for_selector("#motion", state="hidden")
     since = marks(phones)
     shake_by_motion(ann)
-    dice = peek(ann, [ben, cem], screenshot="peek")
+    # The others' phones, waiting, say what Ann does.
+    peeking = {"de-DE": "Ann schaut nach…", "ru-RU": "Ann подглядывает…"}
+    dice = peek(ann, [ben, cem], screenshot="peek", watched=peeking)
     assert_hidden_from_others(ann, phones, since)
     # The truth, unless it is Mäxchen: then an understatement, so Ben may believe.
     first = 65 if sorted(dice) == [1, 2] else max(dice) * 10 + min(dice)
