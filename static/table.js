@@ -159,6 +159,7 @@
   const GRACE = 1000 * (parseFloat(document.body.dataset.grace) || 15);
   const offlineSince = new Map();
   let graceTimer = null;
+  // Meanwhile their row counts the grace down ("offline: the game waits 0:25").
   function graceRemoval() {
     const now = Date.now();
     const seen = new Set();
@@ -169,11 +170,26 @@
       if (!offlineSince.has(id)) offlineSince.set(id, now);
       const left = offlineSince.get(id) + GRACE - now;
       el.classList.toggle("grace", left > 0);
-      if (left > 0) next = Math.min(next, left);
+      graceClock(el.closest(".player"), left);
+      if (left > 0) next = Math.min(next, left % 1000 || 1000); // the next whole second
     }
     for (const id of [...offlineSince.keys()]) if (!seen.has(id)) offlineSince.delete(id);
     clearTimeout(graceTimer);
     if (next < Infinity) graceTimer = setTimeout(graceRemoval, next + 50);
+  }
+
+  function graceClock(row, left) {
+    const tag = row && row.querySelector(".offline-wait");
+    if (!tag) return;
+    let clock = tag.querySelector(".grace-left");
+    if (left <= 0) return clock && clock.remove();
+    if (!clock) {
+      clock = document.createElement("span");
+      clock.className = "grace-left";
+      tag.append(" ", clock);
+    }
+    const seconds = Math.ceil(left / 1000);
+    clock.textContent = Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
   }
 
   // The turn comes to me: a short buzz where the phone allows it, and a mark in the tab's title.
