@@ -137,6 +137,36 @@
     line.classList.toggle("live", !!doing);
   }
 
+  // The invitation in one tap: the phone's own sharing (a chat, a message), else the link copied; the QR
+  // code shown larger at a tap, to be scanned across the table.
+  const shareButton = $("share-button");
+  if (shareButton) {
+    shareButton.addEventListener("click", async () => {
+      const url = shareButton.dataset.url;
+      const told = (text) => {
+        const p = document.createElement("p");
+        p.textContent = text;
+        M.toast(p.outerHTML, true);
+      };
+      if (navigator.share) {
+        try { await navigator.share({ title: document.title, url }); } catch (error) { /* the player closed it */ }
+        return;
+      }
+      try {
+        await navigator.clipboard.writeText(url);
+        told(M.T.copied);
+      } catch (error) {
+        const range = document.createRange();
+        range.selectNodeContents($("join-link"));
+        getSelection().removeAllRanges();
+        getSelection().addRange(range);
+        told(M.T.copy_by_hand);
+      }
+    });
+  }
+  const qr = $("qr");
+  if (qr) qr.addEventListener("click", () => qr.setAttribute("aria-pressed", String(document.body.classList.toggle("qr-big"))));
+
   // Someone sits down while a game runs: everyone hears of it (they play from the next game).
   let seated = null;
   function newcomers(meta) {

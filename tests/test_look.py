@@ -327,3 +327,40 @@ def test_a_keyboard_is_told_its_keys_and_a_phone_is_not(browser, look_server):
             assert hint["y"] >= cup["y"] + cup["height"] - 1, (hint, cup)
             _check(page, "keys-hint")
         context.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "small"])
+def test_the_lobby_shares_in_one_tap_and_its_qr_code_reads_across_a_table(browser, look_server, size):
+    """The share button hands the link to the phone's sharing where it has one, else copies it; the QR code
+    is at least 60 % of the phone's width, on a short phone after a tap on it."""
+    width, height = SIZES[size]
+    for sharing in (True, False):
+        context = browser.new_context(
+            viewport={"width": width, "height": height},
+            has_touch=True,
+            is_mobile=True,
+            permissions=["clipboard-read", "clipboard-write"],
+        )
+        page = context.new_page()
+        if sharing:
+            page.add_init_script("navigator.share = async (data) => { window.shared = data; }")
+        else:
+            page.add_init_script("delete Navigator.prototype.share")
+        code = _create_room(page, look_server.url, "maexchen")
+        link = page.inner_text("#join-link").strip()
+        assert link.endswith(f"/r/{code}")
+        page.click("#share-button")
+        if sharing:
+            page.wait_for_function("() => window.shared !== undefined")
+            assert page.evaluate("window.shared.url") == link
+        else:
+            page.wait_for_selector("#toast.info")
+            assert page.evaluate("navigator.clipboard.readText()") == link
+            assert "copied" in page.inner_text("#toast")
+        qr = page.locator(".share .qr svg")
+        if qr.bounding_box()["width"] < 0.6 * width:
+            page.click(".share .qr")
+            page.wait_for_selector("body.qr-big")
+        assert qr.bounding_box()["width"] >= 0.6 * width and look.in_view(page, ".share .qr svg")
+        _check(page, f"share-{size}-{'web' if sharing else 'copy'}")
+        context.close()
