@@ -87,6 +87,7 @@ def create_app(test_config=None) -> Flask:
     app.extensions["maxchen.classes"] = Classrooms(rooms)
     Babel(app, locale_selector=locale.select_locale)
     app.jinja_env.globals["percent_text"] = stats.percent_text
+    app.jinja_env.globals["reactions"] = presence.REACTIONS
     app.before_request(security.same_origin_posts)  # before the throttle counts what it refuses
     for blueprint in web.BLUEPRINTS:
         app.register_blueprint(blueprint)
@@ -126,7 +127,12 @@ def create_app(test_config=None) -> Flask:
         class_live.table_changed(room)
 
     rooms.outlets = Outlets(
-        push=live.push, welcome=live.welcome, close=transport.close, release=transport.release, changed=changed
+        push=live.push,
+        welcome=live.welcome,
+        close=transport.close,
+        release=transport.release,
+        changed=changed,
+        react=live.react,
     )
     app.extensions["maxchen.classes"].changed = class_live.class_changed
     app.extensions["maxchen.class_live"] = class_live

@@ -60,6 +60,7 @@ REASONS = {
     "whole_number": "bad_request",
     "stale": "stale",
     "bad_activity": "bad_request",
+    "bad_reaction": "bad_request",
     "not_your_shake": "not_allowed",
     "empty_cup": "not_allowed",
     "bad_name": "bad_value",

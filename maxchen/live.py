@@ -375,6 +375,11 @@ class Live:
                 self._to(socket.sid, "parts", {"html": rendered[player, socket.lang]})
         self.presence.hold(code, sent)
 
+    def react(self, code, player, emoji) -> None:
+        """A player's emoji to every socket of the room: pages, watchers and bots."""
+        for socket in self.presence.sockets(code):
+            self._to(socket.sid, "reaction", {"player": player, "emoji": emoji})
+
     def _to(self, sid, event, data) -> None:
         """To one socket: straight to it when it is this process's, else through the message queue."""
         self.emit(event, data, sid, local=self.presence.get(sid) is not None)

@@ -45,6 +45,7 @@ TEXTS = {
     "whole_number": _l("%(field)s must be a whole number."),
     "stale": _l("The table has moved on; look again."),
     "bad_activity": _l("activity is one of shaking, peeking or null."),
+    "bad_reaction": _l("emoji is one of 👍 😂 😮 🙈 🎉."),
     "not_your_shake": _l("It is not your turn to shake."),
     "empty_cup": _l("There is nothing under your cup."),
     "bad_name": _l("Enter a name of 1 to %(limit)s characters."),

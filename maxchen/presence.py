@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass
 
 ACTIVITIES = ("shaking", "peeking")
+REACTIONS = ("👍", "😂", "😮", "🙈", "🎉")  # what a player may send the table: no free text, nothing to moderate
 SOCKETS_PER_SEAT = 4  # a phone, another tab, a reconnect in flight; a newer one closes the oldest
 # Seatless watchers of one room (a projector, a board, a few onlookers): every change of the
 # room goes to each of them, so thousands would let one room's moves load the whole server.

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from .dice import SystemDice
 from .errors import IllegalMove
 from .locks import Locks, sweep
-from .presence import ACTIVITIES, WATCHERS_PER_ROOM, Presence, Socket
+from .presence import ACTIVITIES, REACTIONS, WATCHERS_PER_ROOM, Presence, Socket
 from .rulesets import DEFAULT, RULESETS, SHARED_DEFAULT
 from .store import MemoryStore
 from .table import CODE_ALPHABET, MAX_SEATS, ROOM_TTL, Room, hash_token, new_code, normalize_code, ruleset_name
@@ -49,6 +49,7 @@ class Outlets:
     close: Callable = _nothing  # close(socket): the transport closes a replaced socket
     release: Callable = _nothing  # release(socket): the transport lets go of a gone seat's socket
     changed: Callable = _nothing  # changed(room): after every change (the bots move, the class board redraws)
+    react: Callable = _nothing  # react(code, player, emoji): a player's emoji to every screen of the room
 
 
 class Rooms:
@@ -317,6 +318,18 @@ class Rooms:
                 raise IllegalMove("empty_cup")
             if self.presence.set_activity(room.code, player, activity):
                 self._notify(room, areas=("players",))
+
+    def react(self, code, player, emoji, budget=None):
+        """A player sends the table an emoji: every screen of the room shows it a moment; nothing is kept.
+        `budget(code, player)` is spent once the emoji is known good (it refuses a seat that sent too many)."""
+        if not isinstance(emoji, str) or emoji not in REACTIONS:
+            raise IllegalMove("bad_reaction")
+        with self._locked(normalize_code(code)) as room:
+            if player not in self.connected(room.code):
+                raise IllegalMove("connect_first")
+            if budget:
+                budget(room.code, player)
+            self.outlets.react(room.code, player, emoji)
 
     def heartbeat(self) -> None:
         """Presence's beat (several processes): rooms whose sockets a gone process took along hear it."""

@@ -29,6 +29,8 @@ app does not start with a route that names none.
   players open 334 in a few seconds).
 - MAXCHEN_LIMIT_EVENTS, per seat: actions and signals over its sockets (a person makes one or two a
   second, a bot as fast as it likes up to the limit).
+- MAXCHEN_LIMIT_REACTIONS, per seat: the emoji it sends the table (a few in a burst, then one every few
+  seconds: no player drowns the table in them).
 - MAXCHEN_LIMIT_PACKETS, per connection: every Socket.IO packet it sends, whatever it is (an event
   nobody handles, a watcher's, one before connecting). A connection that sends more is closed:
   one client's flood must not fill the server with work (a token bucket: the rate, and as much
@@ -212,6 +214,10 @@ class Throttle:
     def event(self, code: str, player: str):
         """One Socket.IO action or signal of a seat (all its sockets: a new one starts no new budget)."""
         self._check("MAXCHEN_LIMIT_EVENTS", f"{code}/{player}")
+
+    def reaction(self, code: str, player: str):
+        """One emoji of a seat to its table."""
+        self._check("MAXCHEN_LIMIT_REACTIONS", f"{code}/{player}")
 
     def watcher(self, address: str):
         """A watcher's socket (a board, a class board) opens: it costs what an open page costs."""

@@ -73,6 +73,10 @@
     if (!room.view) return;
     htmx.ajax("POST", ACT_URL, { source: document.body, swap: "none", values: { action, version: room.view.version, ...extra } });
   };
+  room.react = (emoji) => new Promise((resolve) => {
+    if (room.socket && room.socket.connected) room.socket.emit("react", { emoji }, resolve);
+    else resolve({ error: { message: M.T.reconnecting } });
+  });
   room.signal = (activity) => {
     if (room.socket && room.socket.connected) room.socket.emit("signal", { activity });
   };
@@ -101,6 +105,7 @@
       document.body.classList.add("replaced");
     });
     socket.on("parts", (message) => applyParts(message.html, message.reset, swapped));
+    socket.on("reaction", (message) => M.reaction && M.reaction(message));
     document.addEventListener("visibilitychange", () => {
       // A phone waking from sleep: make sure the socket is back.
       if (document.visibilityState === "visible" && !socket.connected) socket.connect();

@@ -167,6 +167,36 @@
   const qr = $("qr");
   if (qr) qr.addEventListener("click", () => qr.setAttribute("aria-pressed", String(document.body.classList.toggle("qr-big"))));
 
+  // Reactions: my emoji goes to the table (a few, then a pause: the server says when); anyone's shows a
+  // moment beside their row, on every phone and board.
+  const reactions = $("reactions");
+  if (reactions) {
+    reactions.addEventListener("click", async (event) => {
+      const button = event.target.closest("button[data-emoji]");
+      if (!button) return;
+      $("menu").open = false;
+      const answer = await room.react(button.dataset.emoji);
+      if (answer && answer.error) {
+        const p = document.createElement("p");
+        p.textContent = answer.error.message;
+        M.toast(p.outerHTML);
+      }
+    });
+  }
+  M.reaction = ({ player, emoji }) => {
+    const row = [...document.querySelectorAll("#players .player")].find((li) => li.dataset.player === player);
+    if (!row || typeof emoji !== "string") return;
+    const box = row.getBoundingClientRect();
+    const bubble = document.createElement("span");
+    bubble.className = "reaction-bubble";
+    bubble.setAttribute("aria-hidden", "true");
+    bubble.textContent = emoji;
+    bubble.style.top = Math.round(box.top + box.height / 2) + "px";
+    bubble.style.left = Math.round(Math.min(box.right - 8, innerWidth - 40)) + "px";
+    document.body.appendChild(bubble);
+    setTimeout(() => bubble.remove(), 2500);
+  };
+
   // Someone sits down while a game runs: everyone hears of it (they play from the next game).
   let seated = null;
   function newcomers(meta) {
@@ -238,6 +268,7 @@
     document.removeEventListener("keydown", hideReveal, true);
     if (winnerNext) return showWinner();
     $("reveal-overlay").hidden = true;
+    $("reveal-overlay").replaceChildren(); // no copy of a result or a reveal stays in the page
   }
 
   // The game's end: its last reveal a moment shorter, then the winner's moment: the result large, the

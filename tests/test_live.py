@@ -268,3 +268,35 @@ def test_a_part_drawn_for_another_language_speaks_it_throughout(app, rules):
     assert "раунд" in text  # the game's numbers under the standings
     english = re.findall(r"\b(?:rounds?|points?|lives|life|beer mats?|dice|die|checks?|doubts?|dudos?)\b", text)
     assert english == [], english
+
+
+def test_a_reaction_reaches_every_screen_a_few_at_a_time_and_nothing_else(app, rooms):
+    """An emoji of Ann's goes to every socket of the room (pages, a board, a bot's), changes nothing and is
+    kept nowhere; anything but one of the five is refused and sent to nobody; a seat sends a few, then waits."""
+    host = rooms.create("Ann")
+    code = host["code"]
+    ben = rooms.join(code, "Ben")
+    ann_page, ben_page = page(app, code, host["token"]), page(app, code, ben["token"])
+    board = socketio.test_client(app, auth={"room": code, "watch": True})
+    bot = socketio.test_client(app, auth={"token": ben["token"]})
+    screens = (ann_page, ben_page, board, bot)
+
+    def reactions(client):
+        return [m["args"][0] for m in client.get_received() if m["name"] == "reaction"]
+
+    for client in screens:
+        client.get_received()
+    before = rooms.load(code).to_dict()
+    assert ann_page.emit("react", {"emoji": "🎉"}, callback=True) == {"ok": True}
+    for client in screens:
+        assert reactions(client) == [{"player": host["player"], "emoji": "🎉"}]
+    assert rooms.load(code).to_dict() == before
+    for bad in ({"emoji": "hello <b>"}, {"emoji": ["🎉"]}, {"emoji": "🎉🎉"}, {}, "🎉", None):
+        answer = ann_page.emit("react", bad, callback=True)
+        assert answer["error"]["code"] == "bad_request" and "emoji" in answer["error"]["message"], answer
+    assert board.emit("react", {"emoji": "👍"}, callback=True)["error"]["code"] == "bad_token"
+    assert [reactions(client) for client in screens] == [[]] * 4
+    answers = [ben_page.emit("react", {"emoji": "😂"}, callback=True) for _ in range(5)]
+    assert answers[:3] == [{"ok": True}] * 3
+    assert [answer["error"]["code"] for answer in answers[3:]] == ["rate_limited"] * 2
+    assert len(reactions(ann_page)) == 3

@@ -250,6 +250,12 @@ def init_app(app, socketio, rooms, live: Live, class_live: ClassLive) -> None:
         """Sent by a player; acked with {"view"} or {"error"}; all get what changed."""
         return as_member(lambda code, player: {"view": rooms.act(code, player, payload)})
 
+    @socketio.on("react")
+    def react(payload=None, *_more):
+        """A player's emoji to the table: every screen of the room gets `reaction`; a few per seat, then a pause."""
+        emoji = payload.get("emoji") if isinstance(payload, dict) else None
+        return as_member(lambda code, player: rooms.react(code, player, emoji, throttle.reaction) or {"ok": True})
+
     @socketio.on("signal")
     def signal(payload=None, *_more):
         """Sent while a player shakes or peeks; the others' players area shows it, never the dice."""
