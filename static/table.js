@@ -120,6 +120,7 @@
     if (revealed) showReveal(ended);
     lastReveal = round;
     if (ended && !revealed) showWinner();
+    if (!$("reveal-overlay").hidden) place($("reveal-overlay")); // the controls may have moved under it
   });
 
   // A waiting phone's controls say what the player whose turn it is does: shaking, peeking, or the
@@ -273,6 +274,13 @@
 
   // The game's end: its last reveal a moment shorter, then the winner's moment: the result large, the
   // standings and the game's numbers, a fanfare and confetti (none where motion is to be reduced).
+  // On its side the phone keeps its controls column clear: the reveal covers the table and the cup only.
+  const sideways = matchMedia("(orientation: landscape) and (max-height: 560px)");
+  function place(overlay) {
+    const controls = $("controls");
+    overlay.style.right = sideways.matches && controls ? Math.max(0, innerWidth - controls.getBoundingClientRect().left) + "px" : "";
+  }
+
   function showWinner() {
     winnerNext = false;
     const result = document.querySelector("#table .result");
@@ -299,6 +307,7 @@
       confetti.appendChild(bit);
     }
     overlay.replaceChildren(confetti, moment);
+    place(overlay);
     overlay.hidden = false;
     document.addEventListener("pointerdown", hideReveal, true);
     document.addEventListener("keydown", hideReveal, true);
@@ -313,6 +322,7 @@
     const overlay = $("reveal-overlay");
     overlay.replaceChildren(card.cloneNode(true));
     overlay.firstChild.removeAttribute("id");
+    place(overlay);
     overlay.hidden = false;
     // Any touch or key puts it away and still does what it meant below (the cup, "Believe").
     document.addEventListener("pointerdown", hideReveal, true);

@@ -364,3 +364,28 @@ def test_the_lobby_shares_in_one_tap_and_its_qr_code_reads_across_a_table(browse
         assert qr.bounding_box()["width"] >= 0.6 * width and look.in_view(page, ".share .qr svg")
         _check(page, f"share-{size}-{'web' if sharing else 'copy'}")
         context.close()
+
+
+def test_on_its_side_the_reveal_leaves_the_controls_clear(browser, look_server):
+    """A phone on its side: a check's reveal comes up over the table and the cup, never over the controls
+    column, where the next move's buttons are."""
+    width, height = SIZES["landscape"]
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    base = look_server.url
+    code = _create_room(page, base, "maexchen")
+    bernd = join_room(base, code, "Bernd")["token"]
+    page.wait_for_function("() => document.querySelectorAll('.lobby-list .player').length === 2")
+    page.click("button[data-action=start]")
+    page.wait_for_selector("#cup.my-turn")
+    _shake(page)
+    page.wait_for_selector("form[data-claim]")
+    _claim(page)
+    page.wait_for_selector("form[data-claim]", state="detached")
+    _api(base, code, bernd, action="check")
+    page.wait_for_selector("#reveal-overlay:not([hidden]) .reveal")
+    overlay, controls = page.locator("#reveal-overlay").bounding_box(), page.locator("#controls").bounding_box()
+    assert overlay["x"] + overlay["width"] <= controls["x"] + 1, (overlay, controls)
+    assert look.in_view(page, "#reveal-overlay .reveal .verdict")
+    page.screenshot(path=str(ARTIFACTS / "look-landscape-reveal.png"))
+    context.close()
