@@ -324,12 +324,13 @@ class Rooms:
         `budget(code, player)` is spent once the emoji is known good (it refuses a seat that sent too many)."""
         if not isinstance(emoji, str) or emoji not in REACTIONS:
             raise IllegalMove("bad_reaction")
-        with self._locked(normalize_code(code)) as room:
-            if player not in self.connected(room.code):
-                raise IllegalMove("connect_first")
-            if budget:
-                budget(room.code, player)
-            self.outlets.react(room.code, player, emoji)
+        code = normalize_code(code)
+        # Presence alone says who may: no lock, no load of the room (a flood of emoji costs the room nothing).
+        if player not in self.connected(code):
+            raise IllegalMove("connect_first")
+        if budget:
+            budget(code, player)
+        self.outlets.react(code, player, emoji)
 
     def heartbeat(self) -> None:
         """Presence's beat (several processes): rooms whose sockets a gone process took along hear it."""

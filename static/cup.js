@@ -91,7 +91,15 @@
       const die = this.die();
       this.floor.style.setProperty("--die", die + "px");
       const half = die / 2;
+      // A cup that shrank (the picker came) keeps its dice inside: each drawn back within the rim.
+      const centre = this.size() / 2;
+      const room = Math.max(0, centre - half * 1.3);
       this.dice.forEach((d) => {
+        const dx = d.x - centre, dy = d.y - centre, far = Math.hypot(dx, dy);
+        if (far > room) {
+          d.x = centre + (dx * room) / far;
+          d.y = centre + (dy * room) / far;
+        }
         d.el.style.transform = `translate(${d.x - half}px, ${d.y - half}px)`;
       });
     },

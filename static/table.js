@@ -274,11 +274,13 @@
 
   // The game's end: its last reveal a moment shorter, then the winner's moment: the result large, the
   // standings and the game's numbers, a fanfare and confetti (none where motion is to be reduced).
-  // On its side the phone keeps its controls column clear: the reveal covers the table and the cup only.
+  // On its side the phone keeps its controls column clear: a reveal covers the table and the cup only (the
+  // winner's moment, when nobody must act, the whole screen).
   const sideways = matchMedia("(orientation: landscape) and (max-height: 560px)");
   function place(overlay) {
     const controls = $("controls");
-    overlay.style.right = sideways.matches && controls ? Math.max(0, innerWidth - controls.getBoundingClientRect().left) + "px" : "";
+    const clear = sideways.matches && controls && !overlay.querySelector(".moment");
+    overlay.style.right = clear ? Math.max(0, innerWidth - controls.getBoundingClientRect().left) + "px" : "";
   }
 
   function showWinner() {
@@ -331,7 +333,8 @@
     winnerNext = !!last;
     revealTimer = setTimeout(hideReveal, last ? 3500 : M.reducedMotion ? 4500 : 6000);
     const verdict = overlay.querySelector(".verdict");
-    if (verdict) setTimeout(() => M.sound.sting(overlay.firstChild.classList.contains("bluff")), M.reducedMotion ? 0 : 1300);
+    const bluff = overlay.firstChild.classList.contains("bluff"); // read now: the overlay may be emptied before the sting
+    if (verdict) setTimeout(() => M.sound.sting(bluff), M.reducedMotion ? 0 : 1300);
   }
 
   afterSwap();

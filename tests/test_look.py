@@ -110,8 +110,10 @@ def test_every_first_screen_and_each_rule_sets_turn_looks_right(browser, look_se
         page.wait_for_selector(picker, state="detached")
         _api(base, code, tokens[0], action=game.CHALLENGE)
         page.wait_for_selector("#reveal-overlay:not([hidden]) .verdict")
-        _check(page, f"{tag}-{rules}-reveal")  # after its animations: the verdict lands scaled up
+        # After its animations (the verdict lands scaled up), while it stays up (4.5 s): then the look checks.
+        page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
         assert look.in_view(page, "#reveal-overlay .verdict"), f"{tag}-{rules}: the verdict is off screen"
+        _check(page, f"{tag}-{rules}-reveal")
         # Touches go through the reveal to what lies below (the next player's cup or buttons).
         through = page.evaluate(
             """() => {
