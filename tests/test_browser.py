@@ -1781,6 +1781,14 @@ def _class_of_checks(rooms, students: int) -> str:
     return code
 
 
+def _projector(browser, server, path, lang, size):
+    """A board opened at `path` on a projector of `size`, in `lang`: (the Phone, its page)."""
+    board = Phone(browser, server.url, lang)
+    board.page.set_viewport_size({"width": size[0], "height": size[1]})
+    board.page.goto(server.url + path)
+    return board, board.page
+
+
 @pytest.fixture(scope="module")
 def checked_class():
     """A server with a class of forty at ten tables of Mäxchen, each table just after a check."""
@@ -1799,10 +1807,7 @@ def test_the_class_boards_claims_weigh_every_tables_last_check_on_one_screen(bro
     from maxchen.rules import two_dice
 
     server, code = checked_class
-    board = Phone(browser, server.url, lang)
-    page = board.page
-    page.set_viewport_size({"width": size[0], "height": size[1]})
-    page.goto(f"{server.url}/c/{code}/board")
+    board, page = _projector(browser, server, f"/c/{code}/board", lang, size)
     page.click(".board-switch a[href$='show=claims']")
     page.wait_for_selector("body[data-show=claims] #claims .claim")
     board.shot(f"class-board-claims-{lang[:2]}-{size[0]}x{size[1]}")
@@ -1833,10 +1838,7 @@ def test_the_class_boards_tables_show_ten_tables_whole_page_by_page(browser, che
     check too), every word at least 24 px and every die 48, no scrolling; the pager's tap turns the page, and
     the pages show every table once."""
     server, code = checked_class
-    board = Phone(browser, server.url, lang)
-    page = board.page
-    page.set_viewport_size({"width": size[0], "height": size[1]})
-    page.goto(f"{server.url}/c/{code}/board?show=tables")
+    board, page = _projector(browser, server, f"/c/{code}/board?show=tables", lang, size)
     page.wait_for_selector("#tables-page:visible")
     tables = "(cards) => cards.map((c) => c.dataset.table)"
     seen = []

@@ -194,6 +194,24 @@ def _create_room(page, base, rules) -> str:
     return page.inner_text(".big-code").strip()
 
 
+def _started(browser, look_server, size, rules, players):
+    """Anke's phone at `size` (motion reduced) hosts `players` (the others scripted), starts, and the
+    others shake where the round waits for them: (context, page, base, code, the others' tokens)."""
+    width, height = SIZES[size]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=True, is_mobile=True, reduced_motion="reduce"
+    )
+    page = context.new_page()
+    base = look_server.url
+    code = _create_room(page, base, rules)
+    tokens = [join_room(base, code, name)["token"] for name in TEN[: players - 1]]
+    page.wait_for_function("(n) => document.querySelectorAll('.lobby-list .player').length === n", arg=players)
+    page.click("button[data-action=start]")
+    page.wait_for_selector("#cup.my-turn")
+    _others_shake(base, code, tokens)
+    return context, page, base, code, tokens
+
+
 def _api(base, code, token, **action):
     requests.post(
         f"{base}/api/rooms/{code}/actions", json=action, headers={"Authorization": f"Bearer {token}"}, timeout=10
@@ -207,18 +225,7 @@ TEN = ["Bernd", "Clara", "Dieter", "Emil", "Frida", "Gustav", "Hanna", "Ida", "J
 @pytest.mark.parametrize("rules", RULESETS)
 def test_with_ten_players_the_round_and_my_choice_stay_in_sight(browser, look_server, size, rules):
     """A full table: my move and my decision with the round above them, without scrolling."""
-    width, height = SIZES[size]
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, has_touch=True, is_mobile=True, reduced_motion="reduce"
-    )
-    page = context.new_page()
-    base = look_server.url
-    code = _create_room(page, base, rules)
-    tokens = [join_room(base, code, name)["token"] for name in TEN]
-    page.wait_for_function("() => document.querySelectorAll('.lobby-list .player').length === 10")
-    page.click("button[data-action=start]")
-    page.wait_for_selector("#cup.my-turn")
-    _others_shake(base, code, tokens)
+    context, page, base, code, tokens = _started(browser, look_server, size, rules, 10)
     page.focus("#cup")
     for i in range(8):
         page.keyboard.press("ArrowLeft" if i % 2 else "ArrowRight")
@@ -280,18 +287,7 @@ ROWS_AND_CUP = """() => {
 def test_every_players_row_stays_in_sight_and_the_cup_takes_the_rest(browser, look_server, size, players, rules):
     """My move (the cup shaken, the picker open) and the wait after it: each player's row whole on screen,
     whose turn it is among them; the cup at least 110 px and over no row and no button."""
-    width, height = SIZES[size]
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, has_touch=True, is_mobile=True, reduced_motion="reduce"
-    )
-    page = context.new_page()
-    base = look_server.url
-    code = _create_room(page, base, rules)
-    tokens = [join_room(base, code, name)["token"] for name in TEN[: players - 1]]
-    page.wait_for_function("(n) => document.querySelectorAll('.lobby-list .player').length === n", arg=players)
-    page.click("button[data-action=start]")
-    page.wait_for_selector("#cup.my-turn")
-    _others_shake(base, code, tokens)
+    context, page, base, code, tokens = _started(browser, look_server, size, rules, players)
     _shake(page)
     page.wait_for_selector("form[data-claim]")
     tag = f"rows-{rules}-{players}-{size}"
