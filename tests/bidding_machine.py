@@ -1,5 +1,7 @@
 """What every liar's-dice game's state machine tries besides its legal moves (Lügen, Perudo)."""
 
+import itertools
+
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
@@ -46,6 +48,15 @@ class BiddingMachine(RuleBasedStateMachine):
             {k: before[p].get(k) for k in keep} == {k: self.game.player_fields(p).get(k) for k in keep}
             for p in self.players
         )
+
+    @invariant()
+    def the_bids_heard_end_with_the_standing_one(self):
+        """The round's history, as every view shows it: the standing bid last, none before the first, and no
+        player twice in a row (the turn moves on after a bid)."""
+        view = self.game.view_for(None)
+        bids = view["bids"]
+        assert (bids[-1] if bids else None) == view["bid"]
+        assert all(a["player"] != b["player"] for a, b in itertools.pairwise(bids))
 
     @invariant()
     def nobody_sees_another_cup(self):

@@ -32,11 +32,13 @@ def rooms(request, dice):
 
 
 def public_dice(view) -> int:
-    """How many dice the public view may show: the last reveal's, and the face of a standing bid."""
+    """How many dice the public view may show: the last reveal's, the face of a standing bid and of each of
+    the round's bids (their history)."""
     reveal = view.get("reveal") or {}
     shown = reveal.get("dice") or []
     count = sum(len(cup) for cup in shown.values()) if isinstance(shown, dict) else len(shown)
-    return count + (1 if view["phase"] == "playing" and view.get("bid") else 0)
+    bids = len(view.get("bids") or []) if view["phase"] == "playing" else 0
+    return count + (1 if view["phase"] == "playing" and view.get("bid") else 0) + bids
 
 
 def parts(client) -> list[str]:

@@ -82,8 +82,25 @@ def test_a_round_every_cup_then_bids_then_a_doubt():
     assert (reveal["found"], reveal["loser"], reveal["mat_from"]) == (3, C, "stack")
     assert reveal["dice"] == {A: [5, 5, 2], B: [4, 3, 1], C: [6, 6, 6]}
     assert (game.mats[C], game.stack) == (1, 11)
-    # The loser opens the next round; every cup is empty again.
+    # The loser opens the next round; every cup is empty again, and no bid heard yet.
     assert game.opener == C and game.cups == {A: None, B: None, C: None}
+    assert game.view_for(A)["bids"] == []
+
+
+def test_a_round_saved_before_the_bids_were_kept_loads_and_keeps_them_from_then_on():
+    game = new_game([1, 3, 4], [5, 5, 2], [6, 6, 6])
+    for player in (A, B, C):
+        game.apply(player, "shake")
+    game.apply(A, "bid", {"count": 3, "face": 5})
+    old = json.loads(json.dumps(game.to_dict()))
+    del old["bids"]
+    again = LuegenGame.from_dict(old, FixedDice())
+    assert again.view_for(B)["bid"] == {"player": A, "count": 3, "face": 5} and again.view_for(B)["bids"] == []
+    again.apply(B, "bid", {"count": 4, "face": 2})
+    assert again.view_for(C)["bids"] == [{"player": B, "count": 4, "face": 2}]
+    # A round played from its start: every bid, oldest first, the standing one last.
+    game.apply(B, "bid", {"count": 4, "face": 2})
+    assert game.view_for(C)["bids"] == [{"player": A, "count": 3, "face": 5}, {"player": B, "count": 4, "face": 2}]
 
 
 def test_a_wrong_bid_costs_the_bidder():

@@ -50,7 +50,8 @@ class BiddingGame(Game):
     FACES: tuple[int, ...] = ()  # the faces a bid may name
     BAD_BID = "bad_bid"  # the refusal of a bid that is no count and face
     NOT_IN = "you_are_out"  # the refusal of a player no longer in the game
-    ROUND_STATE = ("round", "reveal", "opener", "cups", "seals", "bid", "turn")  # the end of every `_STATE`
+    ROUND_STATE = ("round", "reveal", "opener", "cups", "seals", "bid", "bids", "turn")  # the end of every `_STATE`
+    _LATER = {**Game._LATER, "bids": []}  # a round saved before the history began: it starts empty
 
     def _new_round(self, opener: str) -> None:
         self.round += 1
@@ -58,6 +59,7 @@ class BiddingGame(Game):
         self.cups = dict.fromkeys(self.active())
         self.seals = {}  # player -> their cup's salt and commitment (maxchen/fair.py)
         self.bid = None
+        self.bids = []  # the round's bids, oldest first: what the table heard
         self.turn = None  # bidding starts once every cup is shaken
 
     def dice_in_play(self) -> int:
@@ -135,6 +137,7 @@ class BiddingGame(Game):
         if not self._legal(count, face):
             raise IllegalMove(self._raise_reason())
         self.bid = {"player": player, "count": count, "face": face}
+        self.bids.append(dict(self.bid))
         self.turn = self.next_after(player)
 
     def _opened(self, caller_key: str, caller: str, found: int) -> dict:
@@ -240,6 +243,7 @@ class BiddingGame(Game):
             # The seal of every cup shaken this round, for everyone; the salts stay here.
             "commitments": {p: seal["commitment"] for p, seal in self.seals.items()},
             "bid": dict(self.bid) if self.bid else None,
+            "bids": [dict(b) for b in self.bids] if self.bid else [],
             "dice_in_play": self.dice_in_play(),
             "tally": self.tally_view(),
             "voided": self.voided_view(),
