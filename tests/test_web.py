@@ -89,6 +89,26 @@ def test_a_room_link_without_a_seat_asks_only_for_a_name(app, lobby):
     assert "Cem" in stranger.get(f"/r/{code}").get_data(as_text=True)
 
 
+def test_a_full_table_offers_the_first_free_seat_to_who_found_it_full(app, lobby):
+    """A newcomer at a full table waits on its page (an htmx poll of the room link), which offers them the
+    first seat that comes free, with the form to take it."""
+    code, ann, ben = lobby
+    for name in ("Cem", "Dora", "Eli", "Fay", "Gus", "Hana", "Ivo", "Jana"):
+        make_seat(app, code, name)
+    late = app.test_client()
+    refused = late.post(f"/r/{code}/join", data={"name": "Kai"})
+    html = refused.get_data(as_text=True)
+    assert refused.status_code == 409 and "The room is full" in html
+    assert 'id="seat-offer"' in html and 'hx-trigger="every 5s"' in html and "Take a seat" not in html
+    assert f'hx-get="/r/{code}?offer=1"' in html and "vendor/htmx.min.js" in html
+    polled = late.get(f"/r/{code}?offer=1").get_data(as_text=True)  # still full: it keeps asking
+    assert 'hx-trigger="every 5s"' in polled and "A seat is free" not in polled
+    act(ben, code, action="leave")
+    offered = late.get(f"/r/{code}?offer=1").get_data(as_text=True)
+    assert "A seat is free: take it." in offered and "Take a seat" in offered and "every 5s" not in offered
+    assert late.post(f"/r/{code}/join", data={"name": "Kai"}).status_code == 303
+
+
 @pytest.mark.parametrize(
     ("form", "status", "message"),
     [

@@ -10,6 +10,7 @@ import time
 
 from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
 from flask_babel import get_locale
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from .. import fair, messages
@@ -21,6 +22,7 @@ from ..names import shown_name
 from ..rooms import normalize_code
 from ..rules import two_dice
 from ..rulesets import DEFAULT, RULESETS, SHARED_DEFAULT, SHARED_PHONE, TITLES
+from ..table import MAX_SEATS
 from . import forms
 from .api import act_as
 from .boards import parts_for
@@ -161,7 +163,10 @@ def room(code):
         if room.shared:
             message = messages.text(IllegalMove("one_phone"))
             return render_template("join.html", code=code, error=message, closed=True), 409
-        return _join_page(room, name=session.get("name", ""), notice=GONE.get(request.args.get("gone", "")))
+        notice = GONE.get(request.args.get("gone", ""))
+        if request.args.get("offer") and len(room.members()) < MAX_SEATS:
+            notice = _("A seat is free: take it.")  # asked by the page of one who found the table full
+        return _join_page(room, name=session.get("name", ""), notice=notice)
     return render_template("room.html", code=code, room=room, parts=parts_for(room, player), **share("r/" + code))
 
 
@@ -184,8 +189,9 @@ def _join_page(room, **context):
     host = next((s.name for s in members if s.id == room.host), "")
     names = [s.name for s in members]
     running = room.phase == "playing"
+    full = len(members) >= MAX_SEATS  # the page waits for a seat and offers the first free one (join.html)
     return render_template(
-        "join.html", code=room.code, rules=room.rules, host=host, names=names, running=running, **context
+        "join.html", code=room.code, rules=room.rules, host=host, names=names, running=running, full=full, **context
     )
 
 
