@@ -120,8 +120,26 @@
     if (revealed) showReveal(ended);
     lastReveal = round;
     if (ended && !revealed) showWinner();
+    fit();
     if (!$("reveal-overlay").hidden) place($("reveal-overlay")); // the controls may have moved under it
   });
+
+  // Every row of the table in sight: while the table's rows would scroll, the page takes the next
+  // denser layout (style.css, body[data-fit]), before the browser paints, so nothing jumps in view.
+  const FITS = 4;
+  function fit() {
+    const stage = $("stage");
+    const body = document.body;
+    if (!stage || body.classList.contains("board")) return;
+    delete body.dataset.fit;
+    if (body.dataset.phase !== "playing") return;
+    const cut = () => stage.scrollHeight > stage.clientHeight + 1;
+    for (let level = 1; level <= FITS && cut(); level++) body.dataset.fit = level;
+  }
+  // The screen turned, the controls or the cup changed their size: fit again (it settles: the same
+  // page fits the same way, so the sizes it leaves are the ones observed).
+  const resized = new ResizeObserver(() => fit());
+  for (const id of ["stage", "controls", "cup-area"]) if ($(id)) resized.observe($(id));
 
   // A waiting phone's controls say what the player whose turn it is does: shaking, peeking, or the
   // table's own words for the turn (deciding, announcing, bidding).
@@ -136,6 +154,15 @@
       : status ? status.textContent.trim() : "";
     if (line.textContent !== text) line.textContent = text;
     line.classList.toggle("live", !!doing);
+    // Liar's dice: the round's bids under it, a copy of the table's (which the page itself does not show).
+    const bids = document.querySelector("#table .bid-history");
+    const shown = line.parentElement.querySelector(":scope > .bid-history");
+    if (!bids) return shown && shown.remove();
+    if (shown && shown.innerHTML === bids.innerHTML) return;
+    const copy = bids.cloneNode(true);
+    copy.setAttribute("aria-hidden", "true"); // the page's live line reads the turn; the table keeps the list
+    if (shown) shown.replaceWith(copy);
+    else line.after(copy);
   }
 
   // The invitation in one tap: the phone's own sharing (a chat, a message), else the link copied; the QR

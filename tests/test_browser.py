@@ -1530,7 +1530,27 @@ def boards():
             "perudo": bidding(rooms, "perudo", ten[:5], (9, 5))[0],
             # Fifty dice; the answer opens ten cups (a room for each size: the answer ends its round).
             "perudo10": {size: bidding(rooms, "perudo", ten, (17, 5)) for size in ((1280, 720), (1920, 1080))},
+            "lobby10": lobby(rooms, ten),
+            "bids": bids(rooms, ten[:3]),
         }
+
+    def bids(rooms, names):
+        """A Lügen room of three with two bids heard: Anke's 2 × 5, then Bernd's 3 × 5."""
+        code = rooms.create(names[0], "luegen")["code"]
+        seats = [rooms.load(code).host, *(rooms.join(code, name)["player"] for name in names[1:])]
+        rooms.act(code, seats[0], {"action": "start"})
+        for seat in seats:
+            rooms.act(code, seat, {"action": "shake"})
+        rooms.act(code, seats[0], {"action": "bid", "count": 2, "face": 5})
+        rooms.act(code, seats[1], {"action": "bid", "count": 3, "face": 5})
+        return code
+
+    def lobby(rooms, names):
+        """A room of ten in its lobby, waiting for its host to start."""
+        code = rooms.create(names[0], "luegen")["code"]
+        for name in names[1:]:
+            rooms.join(code, name)
+        return code
 
     with _prepared(setup, env={"MAXCHEN_LIMIT_PAGES": "1000 per second"}) as prepared:
         yield prepared
@@ -1557,14 +1577,15 @@ def test_the_room_board_fills_a_projector_one_view_at_a_time(browser, boards, ru
         page.click(f".board-switch a[href$='show={show}']")
         page.wait_for_selector(f"body[data-show={show}] {what}")
         sizes = page.evaluate(BOARD_SIZES)
-        assert sizes["smallest"] >= 24 and sizes["dice"] >= 48 and sizes["scroll"] <= 0, (show, sizes)
+        least = 32 if show == "table" else 24  # the table is a party's TV too, read from the sofa
+        assert sizes["smallest"] >= least and sizes["dice"] >= 48 and sizes["scroll"] <= 0, (show, sizes)
         assert page.evaluate(OVERFLOWS) == [], (show, page.evaluate(OVERFLOWS))
         if show == "table":
             bottoms = page.eval_on_selector_all(
                 "#players .player", "(ps) => ps.map((e) => e.getBoundingClientRect().bottom)"
             )
             assert len(bottoms) >= 3 and max(bottoms) <= size[1], bottoms  # every player in view
-            assert look.in_view(page, ".qr svg")
+            assert look.in_view(page, ".big-code") and not page.is_visible(".qr svg")  # the code, for late comers
             if rules == "perudo":  # the bid's odds: its count and the counts either side (all 25 dice unseen)
                 cells = page.locator(".odds-table tr >> nth=0").locator("td:visible").all_inner_texts()
                 assert cells == ["8", "9", "10"] and look.in_view(page, ".odds-table")
@@ -1592,6 +1613,37 @@ def test_the_room_board_fills_a_projector_one_view_at_a_time(browser, boards, ru
         )
         assert len(dice) == 50 and min(dice) >= 48 and min(words) >= 24, (min(dice), min(words))
         board.shot(f"room-board-{rules}-reveal-{size[0]}x{size[1]}")
+    assert board.errors == []
+    board.context.close()
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en-US", (1280, 720)), ("ru-RU", (1920, 1080))])
+def test_the_room_table_on_a_tv_invites_in_the_lobby_and_shows_the_bids_in_play(browser, boards, lang, size):
+    """The party's TV: in the lobby the code and a QR code across half the screen, ten names beside them, every
+    word at least 32 px; in play the round's earlier bids as chips under the standing bid's card."""
+    server, codes = boards
+    board = Phone(browser, server.url, lang)
+    page = board.page
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(f"{server.url}/r/{codes['lobby10']}/board?show=table")
+    page.wait_for_selector("body[data-show=table][data-phase=lobby] .lobby-list .player")
+    sizes = page.evaluate(BOARD_SIZES)
+    assert sizes["smallest"] >= 32 and sizes["scroll"] <= 0, sizes
+    assert page.evaluate(OVERFLOWS) == [], page.evaluate(OVERFLOWS)
+    qr = page.locator(".qr svg").bounding_box()
+    assert qr["width"] >= size[1] * 0.5 and look.in_view(page, ".qr svg") and look.in_view(page, ".big-code"), qr
+    assert page.locator(".lobby-list .player").count() == 10
+    for row in range(10):
+        assert look.in_view(page, f".lobby-list .player >> nth={row}"), row
+    board.shot(f"room-tv-lobby-{size[0]}x{size[1]}")
+    page.goto(f"{server.url}/r/{codes['bids']}/board?show=table")
+    page.wait_for_selector("body[data-show=table] #table .bid-history li:not(.standing)")
+    chip = page.locator("#table .bid-history li:not(.standing)")  # the standing bid is the card above it
+    assert chip.count() == 1 and look.in_view(page, "#table .bid-history li") and "Anke" in chip.inner_text()
+    assert chip.locator(".die").bounding_box()["width"] >= 48 and not page.is_visible("#table .bid-history .standing")
+    sizes = page.evaluate(BOARD_SIZES)
+    assert sizes["smallest"] >= 32 and sizes["scroll"] <= 0, sizes
+    board.shot(f"room-tv-bids-{size[0]}x{size[1]}")
     assert board.errors == []
     board.context.close()
 

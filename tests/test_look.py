@@ -194,12 +194,16 @@ def _create_room(page, base, rules) -> str:
     return page.inner_text(".big-code").strip()
 
 
-def _started(browser, look_server, size, rules, players):
-    """Anke's phone at `size` (motion reduced) hosts `players` (the others scripted), starts, and the
-    others shake where the round waits for them: (context, page, base, code, the others' tokens)."""
+def _started(browser, look_server, size, rules, players, lang="en"):
+    """Anke's phone at `size` (motion reduced, in `lang`) hosts `players` (the others scripted), starts, and
+    the others shake where the round waits for them: (context, page, base, code, the others' tokens)."""
     width, height = SIZES[size]
     context = browser.new_context(
-        viewport={"width": width, "height": height}, has_touch=True, is_mobile=True, reduced_motion="reduce"
+        viewport={"width": width, "height": height},
+        has_touch=True,
+        is_mobile=True,
+        reduced_motion="reduce",
+        locale=LANGUAGES[lang],
     )
     page = context.new_page()
     base = look_server.url
@@ -262,9 +266,13 @@ def test_with_ten_players_the_round_and_my_choice_stay_in_sight(browser, look_se
     context.close()
 
 
-# Every player's row and the cup, from two players to ten, upright and on its side (a short phone holds
-# six: ten rows there scroll on my own bid, the cup and the picker taking the rest).
-TABLES = [("phone", 2), ("phone", 6), ("phone", 10), ("small", 2), ("small", 6), ("landscape", 10)]
+# Every player's row and the cup, from two players to ten, upright and on its side, in three languages: the
+# tables that once hid rows (a short phone with ten at Lügen or Perudo, my own bid with the picker open).
+TABLES = {
+    "maexchen": [("phone", 2, "en"), ("small", 6, "de"), ("small", 10, "ru"), ("landscape", 10, "de")],
+    "luegen": [("small", 3, "en"), ("phone", 6, "de"), ("small", 10, "de"), ("landscape", 10, "ru")],
+    "perudo": [("small", 2, "ru"), ("phone", 10, "ru"), ("small", 10, "en"), ("landscape", 6, "de")],
+}
 
 ROWS_AND_CUP = """() => {
   const box = (e) => e.getBoundingClientRect();
@@ -282,15 +290,17 @@ ROWS_AND_CUP = """() => {
 }"""
 
 
-@pytest.mark.parametrize(("size", "players"), TABLES)
-@pytest.mark.parametrize("rules", ["maexchen", "perudo"])
-def test_every_players_row_stays_in_sight_and_the_cup_takes_the_rest(browser, look_server, size, players, rules):
+@pytest.mark.parametrize(
+    ("rules", "size", "players", "lang"), [(rules, *table) for rules, tables in TABLES.items() for table in tables]
+)
+def test_every_players_row_stays_in_sight_and_the_cup_takes_the_rest(browser, look_server, rules, size, players, lang):
     """My move (the cup shaken, the picker open) and the wait after it: each player's row whole on screen,
-    whose turn it is among them; the cup at least 110 px and over no row and no button."""
-    context, page, base, code, tokens = _started(browser, look_server, size, rules, players)
+    whose turn it is among them, its name not cut to nothing; the cup at least 110 px and over no row and no
+    button. A waiting phone at liar's dice shows the round's bids under the line of who bids."""
+    context, page, base, code, tokens = _started(browser, look_server, size, rules, players, lang)
     _shake(page)
     page.wait_for_selector("form[data-claim]")
-    tag = f"rows-{rules}-{players}-{size}"
+    tag = f"rows-{rules}-{players}-{size}-{lang}"
     for moment in ("move", "wait"):
         page.screenshot(path=str(ARTIFACTS / f"look-{tag}-{moment}.png"))
         found = page.evaluate(ROWS_AND_CUP)
@@ -298,11 +308,18 @@ def test_every_players_row_stays_in_sight_and_the_cup_takes_the_rest(browser, lo
         for row in range(players):
             assert look.in_view(page, f"#stage .table-list .player >> nth={row}"), f"{tag} {moment}: row {row}"
         assert look.in_view(page, "#stage .table-list .player.active"), f"{tag} {moment}: whose turn"
+        names = page.eval_on_selector_all("#stage .table-list .name", "(ns) => ns.map((n) => n.clientWidth)")
+        assert min(names) >= 28, (tag, moment, names)  # at least a name's first letters and its ellipsis
         assert found["over"] == 0 and (found["cup"] is None or found["cup"] >= 110), (tag, moment, found)
         _check(page, f"{tag}-{moment}")
         if moment == "move":
             _claim(page)
             page.wait_for_selector("form[data-claim]", state="detached")
+    if RULESETS[rules].CLAIM == "bid":  # my bid, heard: the first chip of the history, under who bids next
+        page.wait_for_selector("#controls .watching + .bid-history li.standing")
+        assert page.locator("#controls .bid-history li").count() == 1
+        assert page.inner_text("#controls .bid-history li.standing .name") == "Anke"
+        assert look.in_view(page, "#controls .bid-history li.standing")
     context.close()
 
 
