@@ -13,6 +13,7 @@ LIMITS = {
     "MAXCHEN_LIMIT_DOWNLOADS": "10 per minute; 100 per hour",
     "MAXCHEN_LIMIT_EVENTS": "20 per second; 600 per minute",
     "MAXCHEN_LIMIT_REACTIONS": "3 per 5 seconds; 20 per minute",
+    "MAXCHEN_LIMIT_ADDRESS_REACTIONS": "12 per 5 seconds; 60 per minute",
     "MAXCHEN_LIMIT_PACKETS": "40 per second",
     "MAXCHEN_LIMIT_ADDRESS_PACKETS": "2000 per second",
 }

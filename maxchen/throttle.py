@@ -31,6 +31,8 @@ app does not start with a route that names none.
   second, a bot as fast as it likes up to the limit).
 - MAXCHEN_LIMIT_REACTIONS, per seat: the emoji it sends the table (a few in a burst, then one every few
   seconds: no player drowns the table in them).
+- MAXCHEN_LIMIT_ADDRESS_REACTIONS, per address and room: the same over every seat it held there (leaving
+  and sitting down again starts no new budget; a table of phones behind one router still has room).
 - MAXCHEN_LIMIT_PACKETS, per connection: every Socket.IO packet it sends, whatever it is (an event
   nobody handles, a watcher's, one before connecting). A connection that sends more is closed:
   one client's flood must not fill the server with work (a token bucket: the rate, and as much
@@ -215,9 +217,11 @@ class Throttle:
         """One Socket.IO action or signal of a seat (all its sockets: a new one starts no new budget)."""
         self._check("MAXCHEN_LIMIT_EVENTS", f"{code}/{player}")
 
-    def reaction(self, code: str, player: str):
-        """One emoji of a seat to its table."""
+    def reaction(self, code: str, player: str, address: str = ""):
+        """One emoji of a seat to its table; and of its address to that table (a seat left and taken
+        again starts no new budget)."""
         self._check("MAXCHEN_LIMIT_REACTIONS", f"{code}/{player}")
+        self._check("MAXCHEN_LIMIT_ADDRESS_REACTIONS", f"{code}@{address}")
 
     def watcher(self, address: str):
         """A watcher's socket (a board, a class board) opens: it costs what an open page costs."""

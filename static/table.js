@@ -147,13 +147,14 @@
     const line = document.querySelector("#controls [data-watching]");
     if (!line) return;
     const row = turn ? [...document.querySelectorAll("#players .player")].find((li) => li.dataset.player === turn) : null;
-    const doing = row && row.dataset.activity;
+    const gone = row && row.querySelector(".dot.off") ? "offline" : ""; // the table waits for them, not their move
+    const doing = gone || (row && row.dataset.activity);
     const status = document.querySelector("#table .status .theirs") || document.querySelector("#table .status");
     const text = doing && M.T["watching_" + doing]
       ? M.T["watching_" + doing].replace("{name}", () => row.querySelector(".name").textContent)
       : status ? status.textContent.trim() : "";
     if (line.textContent !== text) line.textContent = text;
-    line.classList.toggle("live", !!doing);
+    line.classList.toggle("live", !!doing && !gone);
     // Liar's dice: the round's bids under it, a copy of the table's (which the page itself does not show).
     const bids = document.querySelector("#table .bid-history");
     const shown = line.parentElement.querySelector(":scope > .bid-history");

@@ -908,6 +908,9 @@ def test_the_game_says_who_it_waits_for_and_the_host_may_remove_them_after_a_gra
         ben_row = ann.page.locator(".player:has-text('Ben')")
         ben_row.locator(".tag.warn").wait_for()
         assert ben_row.locator(".tag.warn").inner_text().startswith("offline")
+        # Ann's controls say what the table waits for: Ben, offline (not that he is deciding).
+        ann.page.wait_for_function("() => document.querySelector('#controls [data-watching]').textContent !== ''")
+        assert ann.page.inner_text("#controls [data-watching]") == "Ben is offline: the game waits."
         remove = ben_row.locator("button[data-action=remove]")
         hidden = not remove.is_visible()
         clock = ben_row.locator(".grace-left").all_inner_texts()

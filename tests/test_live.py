@@ -302,3 +302,21 @@ def test_a_reaction_reaches_every_screen_a_few_at_a_time_and_nothing_else(app, r
     assert answers[:3] == [{"ok": True}] * 3
     assert [answer["error"]["code"] for answer in answers[3:]] == ["rate_limited"] * 2
     assert len(reactions(ann_page)) == 3
+
+
+def test_leaving_and_sitting_down_again_starts_no_new_budget_of_emoji(app, rooms):
+    """One address that leaves and takes a seat again, and again, sends the table no more emoji than the
+    address's budget (12 in 5 s), whatever the seats' own budgets (3 each)."""
+    host = rooms.create("Ann")
+    code = host["code"]
+    ann_page = page(app, code, host["token"])
+    sent = 0
+    for turn in range(6):
+        seat = rooms.join(code, f"Flooder{turn}")
+        flooder = page(app, code, seat["token"])
+        answers = [flooder.emit("react", {"emoji": "🙈"}, callback=True) for _ in range(3)]
+        sent += sum(answer == {"ok": True} for answer in answers)
+        flooder.disconnect()
+        rooms.act(code, seat["player"], {"action": "leave"})
+    shown = [m for m in ann_page.get_received() if m["name"] == "reaction"]
+    assert sent == len(shown) == 12, (sent, len(shown))  # six seats of 3 would be 18

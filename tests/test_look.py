@@ -404,3 +404,19 @@ def test_on_its_side_the_reveal_leaves_the_controls_clear(browser, look_server):
     assert look.in_view(page, "#reveal-overlay .reveal .verdict")
     page.screenshot(path=str(ARTIFACTS / "look-landscape-reveal.png"))
     context.close()
+
+
+@pytest.mark.parametrize(("size", "lang"), [("small", "ru"), ("phone", "de"), ("landscape", "en")])
+def test_the_winners_moment_of_ten_shows_every_place(browser, look_server, size, lang):
+    """Ten at the table, and the nine others leave: the winner's moment on Anke's phone holds the result and
+    all ten places, each whole on the screen, without scrolling; the look checks pass over it."""
+    context, page, base, code, tokens = _started(browser, look_server, size, "maexchen", 10, lang)
+    for token in tokens:
+        _api(base, code, token, action="leave")
+    page.wait_for_selector("#reveal-overlay:not([hidden]) .moment .standings li >> nth=9")
+    assert look.in_view(page, "#reveal-overlay .moment .result h2")
+    for place in range(10):
+        assert look.in_view(page, f"#reveal-overlay .moment .standings li >> nth={place}"), place
+    assert look.in_view(page, "#reveal-overlay .moment .tally")
+    _check(page, f"moment-ten-{size}-{lang}")
+    context.close()

@@ -254,7 +254,12 @@ def init_app(app, socketio, rooms, live: Live, class_live: ClassLive) -> None:
     def react(payload=None, *_more):
         """A player's emoji to the table: every screen of the room gets `reaction`; a few per seat, then a pause."""
         emoji = payload.get("emoji") if isinstance(payload, dict) else None
-        return as_member(lambda code, player: rooms.react(code, player, emoji, throttle.reaction) or {"ok": True})
+        address = request.remote_addr or ""
+
+        def budget(code, player):
+            throttle.reaction(code, player, address)
+
+        return as_member(lambda code, player: rooms.react(code, player, emoji, budget) or {"ok": True})
 
     @socketio.on("signal")
     def signal(payload=None, *_more):
