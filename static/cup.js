@@ -38,11 +38,12 @@
       // The cup is on the table while it is mine: to shake, or holding my dice.
       this.area.hidden = !(this.canShake || this.values || shaker.active);
       if (!this.values && this.peeking) this.setPeek(false);
-      if (this.canShake) this.say(motion.seen ? M.T.shake_motion : M.T.shake_drag);
-      else this.say("");
+      if (!this.canShake) this.say("");
+      else if (Date.now() >= this.holdUntil) this.say(motion.seen ? M.T.shake_motion : M.T.shake_drag);
       if (this.values && !had) $("live").textContent = M.T.rolled; // the coaster's label says it on screen
     },
 
+    holdUntil: 0, // a "too short" stays readable this long, whatever the pushes around it redraw
     say(text) { if (this.hint.textContent !== text) this.hint.textContent = text; },
 
     size() { return this.floor.clientWidth; },
@@ -241,6 +242,7 @@
         this.active = true;
         this.source = source;
         this.count = 0;
+        cup.holdUntil = 0;
         room.signal("shaking");
       }
       this.count++;
@@ -264,8 +266,9 @@
         room.act("shake");
       } else {
         room.signal(null);
+        cup.holdUntil = Date.now() + 2500; // a shake too weak or too short is never silently nothing
         if (room.view) cup.update(room.view);
-        cup.say(M.T.too_short); // a shake too weak or too short is never silently nothing
+        cup.say(M.T.too_short);
       }
     },
   };

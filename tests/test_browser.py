@@ -929,6 +929,36 @@ def test_the_game_says_who_it_waits_for_and_the_host_may_remove_them_after_a_gra
         server.stop()
 
 
+def test_a_shake_too_short_says_so_and_the_table_redrawn_does_not_hide_it(browser, server):
+    """Two quick keys are no shake: the cup says so, and the pushes that follow (the row's "shaking"
+    cleared) leave the words up to be read; a real shake then rolls as usual."""
+    ann = Phone(browser, server.url)
+    ann.page.goto(server.url + "/")
+    ann.page.fill("form[action='/rooms'] input[name=name]", "Ann")
+    ann.page.click("form[action='/rooms'] button[type=submit]")
+    code = ann.page.inner_text(".big-code").strip()
+    join_room(server.url, code, "Ben")
+    ann.page.wait_for_function("() => document.querySelectorAll('.lobby-list .player').length === 2")
+    ann.page.click("button[data-action=start]")
+    ann.page.wait_for_selector("#cup.my-turn")
+    # Count the redraws of the table from now on (the shake's start and end are pushed to everyone).
+    ann.page.evaluate(
+        "() => { window.redraws = 0; new MutationObserver(() => window.redraws++)"
+        ".observe(document.getElementById('stage'), {childList: true, subtree: true}); }"
+    )
+    ann.page.focus("#cup")
+    ann.page.keyboard.press("ArrowRight")
+    ann.page.keyboard.press("ArrowLeft")
+    too_short = "Too short: shake until the bar on the cup is full."
+    ann.page.wait_for_function("(t) => document.getElementById('cup-hint').textContent === t", arg=too_short)
+    ann.page.wait_for_function("() => window.redraws >= 1 && !document.querySelector('#players [data-activity]')")
+    assert ann.page.inner_text("#cup-hint") == too_short
+    shake_by_keys(ann)
+    ann.page.wait_for_selector("#coaster:not([hidden])")
+    assert ann.errors == []
+    ann.context.close()
+
+
 def test_the_board_on_a_projector_follows_the_game_and_stages_the_reveal(browser, server):
     """A seatless big screen: the invitation, the table as it moves, the reveal large; never a seat."""
     import requests
