@@ -216,12 +216,13 @@
     const row = [...document.querySelectorAll("#players .player")].find((li) => li.dataset.player === player);
     if (!row || typeof emoji !== "string") return;
     const box = row.getBoundingClientRect();
+    const name = (row.querySelector(".name") || row).getBoundingClientRect(); // after the name: the standing stays seen
     const bubble = document.createElement("span");
     bubble.className = "reaction-bubble";
     bubble.setAttribute("aria-hidden", "true");
     bubble.textContent = emoji;
     bubble.style.top = Math.round(box.top + box.height / 2) + "px";
-    bubble.style.left = Math.round(Math.min(box.right - 8, innerWidth - 40)) + "px";
+    bubble.style.left = Math.round(Math.min(name.right + 42, box.right - 8, innerWidth - 40)) + "px";
     document.body.appendChild(bubble);
     setTimeout(() => bubble.remove(), 2500);
   };

@@ -334,6 +334,8 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
         row = phone.page.locator(".player:has-text('Ben')").bounding_box()
         assert phone.page.inner_text(".reaction-bubble") == "🎉"
         assert row["y"] <= bubble["y"] + bubble["height"] / 2 <= row["y"] + row["height"], (bubble, row)
+        name = phone.page.locator(".player:has-text('Ben') .name").bounding_box()
+        assert bubble["x"] >= name["x"] + name["width"] - 1, (bubble, name)  # after his name, not over it
 
     # Ann starts. She opens the first round: enable motion, then shake the phone.
     ann.page.click("button[data-action=start]")
