@@ -388,3 +388,38 @@ def test_guesses_sent_all_at_once_get_no_more_than_the_budget():
         for guess in guesses:
             guess.close()
         server.stop()
+
+
+def test_a_socket_that_stops_reading_is_closed_without_freezing_its_room(server):
+    """A seat's socket with a tiny receive buffer that never reads: the room's pushes fill its outbox, and
+    the server closes it. The close must not wait for the room's lock the push holds: the room answers on."""
+    import websocket
+
+    base = server.url
+    host = create_room(base, "Vic", "luegen")
+    code = host["code"]
+    for name in ("Bea", "Cem"):
+        join_room(base, code, name)
+    headers = {"Authorization": "Bearer " + host["token"]}
+    requests.post(f"{base}/api/rooms/{code}/actions", json={"action": "start"}, headers=headers, timeout=10)
+    ws = websocket.create_connection(
+        base.replace("http", "ws") + "/socket.io/?EIO=4&transport=websocket",
+        sockopt=[(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)],
+    )
+    ws.recv()
+    ws.send("40" + json.dumps({"token": join_room(base, code, "Mallory")["token"]}))  # then it reads nothing
+    try:
+        for turn in range(1500):  # changes every socket of the room is told of: well past a full outbox
+            seat = join_room(base, code, f"X{turn % 7}")
+            requests.post(
+                f"{base}/api/rooms/{code}/actions",
+                json={"action": "leave"},
+                headers={"Authorization": "Bearer " + seat["token"]},
+                timeout=10,
+            ).raise_for_status()
+        answer = requests.post(
+            f"{base}/api/rooms/{code}/actions", json={"action": "shake"}, headers=headers, timeout=10
+        )
+        assert answer.status_code == 200, answer.text
+    finally:
+        ws.close()

@@ -115,10 +115,14 @@ def init_app(app, socketio, rooms, live: Live, class_live: ClassLive) -> None:
                 raise engineio.exceptions.SocketIsClosedError
             receive(pkt)
 
+        closing = []
+
         def bounded(pkt):
             if sock.queue.qsize() >= OUTBOX:
-                app.logger.warning("closed a connection from %s: it stopped reading", address)
-                sock.close(wait=False, abort=True)
+                if not closing:  # closed apart: a push holds its room's lock, and the close wants it too
+                    closing.append(True)
+                    app.logger.warning("closed a connection from %s: it stopped reading", address)
+                    socketio.start_background_task(sock.close, wait=False, abort=True)
                 return
             send(pkt)
 
