@@ -87,7 +87,7 @@ def test_a_round_every_cup_then_bids_then_a_doubt():
     assert game.view_for(A)["bids"] == []
 
 
-def test_a_round_saved_before_the_bids_were_kept_loads_and_keeps_them_from_then_on():
+def test_a_round_saved_before_the_bids_were_kept_loads_with_its_standing_bid_as_the_history():
     game = new_game([1, 3, 4], [5, 5, 2], [6, 6, 6])
     for player in (A, B, C):
         game.apply(player, "shake")
@@ -95,9 +95,10 @@ def test_a_round_saved_before_the_bids_were_kept_loads_and_keeps_them_from_then_
     old = json.loads(json.dumps(game.to_dict()))
     del old["bids"]
     again = LuegenGame.from_dict(old, FixedDice())
-    assert again.view_for(B)["bid"] == {"player": A, "count": 3, "face": 5} and again.view_for(B)["bids"] == []
+    standing = {"player": A, "count": 3, "face": 5}
+    assert again.view_for(B)["bid"] == standing and again.view_for(B)["bids"] == [standing]
     again.apply(B, "bid", {"count": 4, "face": 2})
-    assert again.view_for(C)["bids"] == [{"player": B, "count": 4, "face": 2}]
+    assert again.view_for(C)["bids"] == [standing, {"player": B, "count": 4, "face": 2}]
     # A round played from its start: every bid, oldest first, the standing one last.
     game.apply(B, "bid", {"count": 4, "face": 2})
     assert game.view_for(C)["bids"] == [{"player": A, "count": 3, "face": 5}, {"player": B, "count": 4, "face": 2}]

@@ -107,6 +107,19 @@ def test_a_full_table_offers_the_first_free_seat_to_who_found_it_full(app, lobby
     offered = late.get(f"/r/{code}?offer=1").get_data(as_text=True)
     assert "A seat is free: take it." in offered and "Take a seat" in offered and "every 5s" not in offered
     assert late.post(f"/r/{code}/join", data={"name": "Kai"}).status_code == 303
+    # Seated now (another tab took the seat): a waiting page's next ask goes to the table, not to nothing.
+    asked = late.get(f"/r/{code}?offer=1", headers=HX)
+    assert asked.status_code == 200 and asked.headers["HX-Redirect"] == f"/r/{code}"
+
+
+def test_a_waiting_page_of_a_room_gone_goes_to_see_and_costs_no_failures(app):
+    """The full table empties and its room is dropped: the waiting page's ask is told to go to the room's
+    address (which says it is gone), once, not answered 404 every 5 s (each a failure of the address)."""
+    gone = app.test_client()
+    for _ in range(80):  # more than a minute of failures' budget
+        asked = gone.get("/r/ABCDE?offer=1", headers=HX)
+        assert asked.status_code == 200 and asked.headers["HX-Redirect"] == "/r/ABCDE"
+    assert gone.get("/").status_code == 200
 
 
 @pytest.mark.parametrize(

@@ -51,7 +51,7 @@ class BiddingGame(Game):
     BAD_BID = "bad_bid"  # the refusal of a bid that is no count and face
     NOT_IN = "you_are_out"  # the refusal of a player no longer in the game
     ROUND_STATE = ("round", "reveal", "opener", "cups", "seals", "bid", "bids", "turn")  # the end of every `_STATE`
-    _LATER = {**Game._LATER, "bids": []}  # a round saved before the history began: it starts empty
+    _LATER = {**Game._LATER, "bids": []}  # a round saved before the history: it starts with the standing bid
 
     def _new_round(self, opener: str) -> None:
         self.round += 1
@@ -136,6 +136,8 @@ class BiddingGame(Game):
             raise IllegalMove("bad_count", dice=self.dice_in_play())
         if not self._legal(count, face):
             raise IllegalMove(self._raise_reason())
+        if self.bid and not self.bids:  # a round saved before the history: it begins with the standing bid
+            self.bids.append(dict(self.bid))
         self.bid = {"player": player, "count": count, "face": face}
         self.bids.append(dict(self.bid))
         self.turn = self.next_after(player)
@@ -243,7 +245,7 @@ class BiddingGame(Game):
             # The seal of every cup shaken this round, for everyone; the salts stay here.
             "commitments": {p: seal["commitment"] for p, seal in self.seals.items()},
             "bid": dict(self.bid) if self.bid else None,
-            "bids": [dict(b) for b in self.bids] if self.bid else [],
+            "bids": [dict(b) for b in self.bids or [self.bid]] if self.bid else [],
             "dice_in_play": self.dice_in_play(),
             "tally": self.tally_view(),
             "voided": self.voided_view(),

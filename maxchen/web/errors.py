@@ -16,7 +16,7 @@ ERROR_TEXTS = {
     413: _l("That was too much at once."),
 }
 # Pages that poll with htmx alone (no live.js to show a toast): a refused poll keeps what they show.
-POLLING = {"boards.stats_page"}
+POLLING = {"boards.stats_page", "pages.room"}  # the room: a full table's waiting page
 
 
 @bp.app_errorhandler(HTTPException)

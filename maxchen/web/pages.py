@@ -8,7 +8,7 @@ import contextlib
 import json
 import time
 
-from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
+from flask import Blueprint, current_app, make_response, redirect, render_template, request, session, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -28,7 +28,7 @@ from .api import act_as
 from .boards import parts_for
 from .errors import refusal
 from .locale import LANGUAGES, select_locale
-from .seats import browser_seats, gone, me, remember, room_or_404, rooms, seated
+from .seats import browser_seats, code_or_404, gone, me, remember, room_or_404, rooms, seated
 from .share import share
 
 bp = Blueprint("pages", __name__)
@@ -154,6 +154,13 @@ def _join(code, name):
 @limited()
 def room(code):
     """The room: the table for a seated player, else a name form."""
+    if request.args.get("offer") and request.headers.get("HX-Request"):
+        # A full table's waiting page asks: the room gone, or a seat taken in another tab, it goes to see.
+        seatless = code_or_404(code)
+        if rooms().store.load(seatless) is None or me(seatless) is not None:
+            response = make_response("", 200)
+            response.headers["HX-Redirect"] = url_for("pages.room", code=seatless)
+            return response
     code = room_or_404(code)
     player = me(code)
     room = rooms().load(code)
