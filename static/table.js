@@ -353,6 +353,7 @@
     const overlay = $("reveal-overlay");
     overlay.replaceChildren(card.cloneNode(true));
     overlay.firstChild.removeAttribute("id");
+    if ($("menu")) $("menu").open = false; // the reveal is what everyone looks at now, not the menu under it
     place(overlay);
     overlay.hidden = false;
     // Any touch or key puts it away and still does what it meant below (the cup, "Believe").
