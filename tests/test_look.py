@@ -364,6 +364,8 @@ def test_the_lobby_shares_in_one_tap_and_its_qr_code_reads_across_a_table(browse
         code = _create_room(page, look_server.url, "maexchen")
         link = page.inner_text("#join-link").strip()
         assert link.endswith(f"/r/{code}")
+        # The page's scripts have run (a busy machine runs them well after the page shows): the button answers.
+        page.wait_for_function("() => !!(window.maxchen && window.maxchen.afterSwap)")
         page.click("#share-button")
         if sharing:
             page.wait_for_function("() => window.shared !== undefined")
