@@ -11,6 +11,7 @@ import contextlib
 import os
 import random
 
+import pytest
 import requests
 import socketio
 
@@ -76,6 +77,7 @@ class Table:
         self.browser.close()
 
 
+@pytest.mark.slow(29)
 def test_fuzzing_every_door_breaks_nothing():
     rng = random.Random(SEED)
     server = Server(env=UNLIMITED).wait_ready()
