@@ -266,6 +266,29 @@ def test_the_games_numbers_count_checks_and_count_lies_that_got_through_only_at_
     assert set(tally) == {"rounds", "checks", "caught", "unseen_lies"}  # never whose lie, nor the dice
 
 
+def test_a_round_left_void_is_not_counted_as_played():
+    # Ann announces; Cem leaves before Ben answers: the round starts again (round 2); then Ben and Ann play
+    # to the end. The game's numbers count the rounds played to their end, not the void one.
+    game = new_game((3, 1), *([(6, 5)] * 20))
+    game.apply(A, "shake")
+    game.apply(A, "announce", {"value": 31})
+    game.remove(C)
+    assert game.voided == {"player": C, "round": 2}
+    while not game.over:
+        game.apply(game.turn, "shake")
+        game.apply(game.turn, "announce", {"value": 65})
+        game.apply(game.turn, "check")
+    assert game.view_for(A)["tally"]["rounds"] == game.round - 1 == game.tally["checks"]
+
+
+def test_a_game_saved_before_void_rounds_were_counted_counts_as_it_did():
+    game = new_game((6, 5))
+    game.end_now()
+    state = game.to_dict()
+    del state["tally"]["void"]
+    assert MaexchenGame.from_dict(state, FixedDice([])).rounds_played() == 0 == game.rounds_played()
+
+
 def test_a_game_saved_before_it_kept_numbers_loads_with_fresh_ones():
     game = new_game((6, 5))
     state = game.to_dict()

@@ -319,3 +319,4 @@ def test_when_all_but_one_leave_the_game_ends_and_its_ranking_names_only_players
     assert game.over and view["loser"] is None and view["allowed"] == []
     assert view["ranking"] == [C, A, B]
     assert [roll["outcome"] for roll in game.drain_rolls()] == []  # no cup was shaken: nothing to log
+    assert view["tally"]["rounds"] == 0  # both rounds were left void: none was played

@@ -205,6 +205,7 @@ class BiddingGame(Game):
             return
         had_turn = self.turn
         self._log_cups()  # the round is void: its cups leave the table unseen
+        self._count_void()
         self._gone(player)
         if len(self.active()) < 2:
             self._last_one_left()
@@ -216,6 +217,7 @@ class BiddingGame(Game):
 
     def _void_round(self) -> None:
         self._log_cups()
+        self._count_void()
         self.cups, self.seals = {}, {}
 
     def _gone(self, player) -> None:

@@ -87,7 +87,7 @@ class Game:
     @staticmethod
     def new_tally() -> dict:
         """The game's numbers for its end screen: checks (or doubts), bluffs caught, lies that got through."""
-        return {"checks": 0, "caught": 0, "unseen_lies": 0}
+        return {"checks": 0, "caught": 0, "unseen_lies": 0, "void": 0}
 
     def _count_check(self, caught: bool) -> None:
         self.tally["checks"] += 1
@@ -222,9 +222,15 @@ class Game:
         voided = self.voided
         return dict(voided) if voided and voided["round"] == self.round and not self.over else None
 
+    def _count_void(self) -> None:
+        """One more round void (someone left it, or the game ended in it): not one played."""
+        self.tally["void"] = self.tally.get("void", 0) + 1
+
     def rounds_played(self) -> int:
-        """Rounds played to their end: a game ended early leaves its last round void (docs/rules.md §7)."""
-        return self.round - (self.final is not None)
+        """Rounds played to their end: not those left void (docs/rules.md §5, §7)."""
+        if "void" not in self.tally:  # saved before void rounds were counted: only an early end's last one
+            return self.round - (self.final is not None)
+        return self.round - self.tally["void"]
 
     def tally_view(self) -> dict | None:
         """The game's numbers, once it is over (before, lies that got through would tell on their tellers)."""

@@ -258,7 +258,7 @@ class MaexchenGame(Game):
         if player in self.out or self.over:
             return
         had_turn = self.turn
-        self._log_cup("void")
+        self._void_round()
         self.out.append(player)
         if self._finish_if_decided():
             return
@@ -268,6 +268,7 @@ class MaexchenGame(Game):
 
     def _void_round(self):
         self._log_cup("void")
+        self._count_void()
 
     def _ranked(self, best_first):
         self.final = [*best_first, *reversed(self.out)]
