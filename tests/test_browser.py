@@ -1656,8 +1656,19 @@ def test_the_room_board_fills_a_projector_one_view_at_a_time(browser, boards, ru
             "(es) => es.filter((e) => e.childNodes.length && [...e.childNodes].some("
             "(n) => n.nodeType === 3 && n.textContent.trim())).map((e) => parseFloat(getComputedStyle(e).fontSize))",
         )
-        assert len(dice) == 50 and min(dice) >= 48 and min(words) >= 24, (min(dice), min(words))
+        assert len(dice) == 50 and min(dice) >= 48 and min(words) >= 32, (min(dice), min(words))
         board.shot(f"room-board-{rules}-reveal-{size[0]}x{size[1]}")
+        # The next round: ten cups to shake, each row saying so beside its dice, the rows whole on the screen.
+        page.keyboard.press("Shift")  # a key puts the reveal away (as a tap does)
+        page.wait_for_selector("#reveal-overlay[hidden]", state="attached")
+        page.wait_for_selector("#players .player .to-shake >> nth=9")
+        sizes = page.evaluate(BOARD_SIZES)
+        assert sizes["smallest"] >= 32 and sizes["scroll"] <= 0 and page.evaluate(OVERFLOWS) == [], sizes
+        rows = page.eval_on_selector_all(  # each row's height in its own lines of type
+            "#players .player", "(ps) => ps.map((e) => e.clientHeight / parseFloat(getComputedStyle(e).fontSize))"
+        )
+        assert max(rows) < 4, rows  # a name, and under it its tag and dice on one line (not three lines)
+        board.shot(f"room-board-{rules}-shaking-{size[0]}x{size[1]}")
     assert board.errors == []
     board.context.close()
 
