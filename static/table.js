@@ -126,7 +126,7 @@
 
   // Every row of the table in sight: while the table's rows would scroll, the page takes the next
   // denser layout (style.css, body[data-fit]), before the browser paints, so nothing jumps in view.
-  const FITS = 4;
+  const FITS = 6;
   function fit() {
     const stage = $("stage");
     const body = document.body;
@@ -134,7 +134,11 @@
     delete body.dataset.fit;
     if (body.dataset.phase !== "playing") return;
     const cut = () => stage.scrollHeight > stage.clientHeight + 1;
-    for (let level = 1; level <= FITS && cut(); level++) body.dataset.fit = level;
+    let steps = ""; // every step taken, "1 2 3": the styles of a step hold in each denser one (data-fit~="2")
+    for (let level = 1; level <= FITS && cut(); level++) {
+      steps = `${steps} ${level}`.trim();
+      body.dataset.fit = steps;
+    }
   }
   // The screen turned, the controls or the cup changed their size: fit again (it settles: the same
   // page fits the same way, so the sizes it leaves are the ones observed).

@@ -325,6 +325,58 @@ def test_every_players_row_stays_in_sight_and_the_cup_takes_the_rest(browser, lo
     context.close()
 
 
+@pytest.mark.parametrize(("rules", "lang"), [("luegen", "de"), ("perudo", "ru")])
+def test_my_answer_in_a_later_round_keeps_every_row_in_sight(browser, look_server, rules, lang):
+    """The densest moment of a short phone: ten at the table, round 2, a bid standing against me (a doubt or a
+    dudo, calza in Perudo, and the picker): every row whole, my answer and the bid's button in view, the cup
+    at least 110 px over nothing."""
+    context, page, base, code, tokens = _started(browser, look_server, "small", rules, 10, lang)
+    host = _view(base, code, tokens[0])["host"]
+    challenge = RULESETS[rules].CHALLENGE
+    bids = 0
+    for _ in range(200):  # each scripted player bids the least; round 1's third bid is challenged
+        view = _view(base, code, tokens[0])
+        turn = (view["turn"] or {}).get("player")
+        if turn == host and view["round"] >= 2 and view["bid"]:
+            break
+        me = next(p for p in view["players"] if p["id"] == host)
+        if turn is None and not me["rolled"]:  # everyone shakes at once: my phone too
+            _shake(page)
+        elif turn == host:
+            page.wait_for_selector("form[data-claim]")
+            _claim(page)
+            page.wait_for_selector("form[data-claim]", state="detached")
+            bids += 1
+        for token in tokens:
+            allowed = _view(base, code, token)["allowed"]
+            if "shake" in allowed:
+                _api(base, code, token, action="shake")
+            elif challenge in allowed and bids >= 2 and view["round"] == 1:
+                _api(base, code, token, action=challenge)
+                bids = 0
+            elif "bid" in allowed:
+                _api(base, code, token, action="bid", **_view(base, code, token)["choices"][0])
+                bids += 1
+    else:
+        raise AssertionError("round 2 never came to me")
+    answer = f"button[data-action={challenge}]"
+    page.wait_for_selector(answer)
+    if page.locator("#reveal-overlay:not([hidden])").count():
+        page.keyboard.press("Shift")  # round 1's reveal, put away
+        page.wait_for_selector("#reveal-overlay[hidden]", state="attached")
+    tag = f"later-{rules}-{lang}"
+    page.screenshot(path=str(ARTIFACTS / f"look-{tag}.png"))
+    found = page.evaluate(ROWS_AND_CUP)
+    for row in range(10):
+        assert look.in_view(page, f"#stage .table-list .player >> nth={row}"), f"{tag}: row {row}"
+    names = page.eval_on_selector_all("#stage .table-list .name", "(ns) => ns.map((n) => n.clientWidth)")
+    assert min(names) >= 28, (tag, names)
+    assert look.in_view(page, answer) and look.in_view(page, "form[data-claim] button[type=submit]"), tag
+    assert found["over"] == 0 and found["cup"] >= 110, (tag, found)
+    _check(page, tag)
+    context.close()
+
+
 def test_a_keyboard_is_told_its_keys_and_a_phone_is_not(browser, look_server):
     """At a computer the cup says which keys shake and peek (below it, in sight); a phone's cup does not."""
     base = look_server.url
