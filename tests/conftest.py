@@ -26,17 +26,6 @@ ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("PW_TEST_SCREENSHOT_NO_FONTS_READY", "1")
 
 
-def pytest_configure(config):
-    config.addinivalue_line("markers", "slow(seconds): a test that takes about so long; the run starts it first")
-
-
-def pytest_collection_modifyitems(items):
-    """The long tests first, the longest first: pytest-xdist hands each worker a run of the list and lets an
-    idle worker take from the end of another's, so the workers end together instead of waiting on a long
-    test begun last."""
-    items.sort(key=lambda item: -(mark.args[0] if (mark := item.get_closest_marker("slow")) else 0))
-
-
 def refused(game, player, action, code, **payload):
     """Assert that the game refuses the move with `code` and changes nothing."""
     before = game.to_dict()

@@ -53,7 +53,6 @@ def _closed_by_server(attack: socket.socket) -> bool:
         return True
 
 
-@pytest.mark.slow(13)
 def test_a_slowloris_cannot_stall_the_server(server, many_files):
     ann = create_room(server.url, "Ann")
     ben = join_room(server.url, ann["code"], "Ben")
@@ -119,7 +118,6 @@ def test_a_rebinding_page_reaches_neither_pages_nor_sockets(server):
     assert requests.get(server.url + "/", headers={"Host": f"localhost:{server.port}"}, timeout=5).status_code == 200
 
 
-@pytest.mark.slow(10)
 def test_a_body_sent_a_byte_at_a_time_is_cut(server, many_files):
     slow = []
     for _ in range(50):
@@ -392,7 +390,6 @@ def test_guesses_sent_all_at_once_get_no_more_than_the_budget():
         server.stop()
 
 
-@pytest.mark.slow(14)
 def test_a_socket_that_stops_reading_is_closed_without_freezing_its_room(server):
     """A seat's socket with a tiny receive buffer that never reads: the room's pushes fill its outbox, and
     the server closes it. The close must not wait for the room's lock the push holds: the room answers on."""

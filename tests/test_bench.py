@@ -10,8 +10,6 @@ import math
 import random
 import re
 
-import pytest
-
 from tests.conftest import ROOT
 
 
@@ -49,14 +47,12 @@ def test_the_browser_client_reads_the_parts_the_server_renders(app, rooms):
     assert load.CUP.search(html)
 
 
-@pytest.mark.slow(17)
 def test_a_short_run_of_both_kinds_against_the_real_server():
     rows = load.main(["--kind", "both", "--players", "12", "--seconds", "3", "--client-processes", "1"])
     assert [(row["kind"], row["players"], row["errors"]) for row in rows] == [("browser", 12, 0), ("bot", 12, 0)]
     assert all(not math.isnan(row["p95"]) and row["actions/s"] > 0 for row in rows)
 
 
-@pytest.mark.slow(13)
 def test_a_short_run_on_two_processes_and_redis(redis_url):
     """Scaled out: every room's players on both processes in turn, every screen reaching every version."""
     rows = load.main(

@@ -22,7 +22,6 @@ def _spawn(fn, *args):
 
 
 @pytest.mark.parametrize("rules", sorted(RULESETS))
-@pytest.mark.slow(8)
 def test_a_person_and_two_bots_play_a_whole_game(rules):
     rooms = Rooms()
     play = BotPlay(rooms, _spawn, time.sleep, delay=(0, 0.002), rng=random.Random(1))

@@ -282,7 +282,6 @@ def announce(phone, value):
     page.wait_for_selector("form.announce", state="detached")
 
 
-@pytest.mark.slow(34)
 def test_three_phones_play_a_game_to_the_winner(browser, server):
     ann = Phone(browser, server.url, "en-US")
     ben = Phone(browser, server.url, "de-DE")
@@ -495,7 +494,6 @@ def test_a_new_game_clears_the_last_games_reveal_on_every_phone(browser, server)
     cem.context.close()
 
 
-@pytest.mark.slow(9)
 def test_a_restart_shows_reconnecting_and_the_game_plays_on(browser, server):
     ann = Phone(browser, server.url)
     ben = Phone(browser, server.url)
@@ -531,7 +529,6 @@ def test_a_restart_shows_reconnecting_and_the_game_plays_on(browser, server):
         phone.context.close()
 
 
-@pytest.mark.slow(13)
 def test_one_phone_passed_around_the_table_to_a_winner(browser, server):
     phone = Phone(browser, server.url)
     page = phone.page
@@ -621,7 +618,6 @@ def cup_view(phone) -> dict:
     return json.loads(phone.page.inner_text("#cup-view"))
 
 
-@pytest.mark.slow(29)
 def test_four_phones_play_luegen_to_its_loser(browser, server):
     # The host picks Lügen and two beer mats in the lobby.
     phones, code = join_phones(browser, server, ["Ann", "Ben", "Cem", "Dora"], ["en-US"] * 4, rules="luegen")
@@ -747,7 +743,6 @@ def posted(phone) -> list[dict]:
     return [{k: v[0] for k, v in parse_qs(body).items()} for body in phone.posts]
 
 
-@pytest.mark.slow(12)
 def test_live_table_keeps_choices_counts_simultaneous_shakes_and_names_the_faster(browser, server):
     names = ["Ann", "Ben", "Cem"]
     (ann, ben, cem), code = join_phones(browser, server, names, ["en-US", "de-DE", "en-US"], rules="luegen")
@@ -883,7 +878,6 @@ def test_a_removed_phone_is_told_so_and_can_sit_down_again(browser, server):
         phone.context.close()
 
 
-@pytest.mark.slow(14)
 def test_the_game_says_who_it_waits_for_and_the_host_may_remove_them_after_a_grace(browser):
     """Ben's turn, Ben offline: his row says so and counts down the grace; then the host's ✕ comes.
 
@@ -1010,7 +1004,6 @@ def test_the_board_on_a_projector_follows_the_game_and_stages_the_reveal(browser
     board.context.close()
 
 
-@pytest.mark.slow(19)
 def test_a_newcomer_plays_against_bots_from_the_home_page_to_the_end(browser):
     """The quickest way to try the game: one tap, two bots, a whole game of Poschen."""
     from .conftest import Server
@@ -1054,7 +1047,6 @@ def test_a_newcomer_plays_against_bots_from_the_home_page_to_the_end(browser):
         server.stop()
 
 
-@pytest.mark.slow(100)
 def test_a_lesson_of_twelve_phones_from_the_join_screen_to_its_summary(browser, server):
     """A teacher's laptop, a projector at 1280×720 and twelve phones in three languages: the join screen,
     seating, start, pause and resume, a countdown that ends every table, a loaded table found on the board
@@ -1429,7 +1421,6 @@ def two_faces(html):
     return re.sub(r'<p class="reveal-dice rolled" data-cup="".*?</p>', cup, html, flags=re.S)
 
 
-@pytest.mark.slow(9)
 def test_every_phone_checks_the_dice_of_a_check_and_a_tampered_reveal_is_told(browser, server):
     """Ann plays over the API; Ben's phone is told the truth, Cem's and the board's are lied to."""
     import requests
@@ -1486,7 +1477,6 @@ def test_every_phone_checks_the_dice_of_a_check_and_a_tampered_reveal_is_told(br
         phone.context.close()
 
 
-@pytest.mark.slow(9)
 def test_a_phone_checks_a_reveal_only_against_a_seal_it_saw_before(browser, server):
     """Ben reloads after Ann's shake (the seal is in his view); Dora opens the room after the check."""
     ann = create_room(server.url, "Ann")
@@ -1714,7 +1704,6 @@ LEARN_PARTS = {  # /learn's parts with what each shows at its largest: 50 unseen
 
 
 @pytest.mark.parametrize(("lang", "size"), [("en-US", (1280, 720)), ("ru-RU", (1280, 720)), ("de-DE", (1920, 1080))])
-@pytest.mark.slow(8)
 def test_learn_fills_a_projector_one_part_at_a_time(browser, server, lang, size):
     """Each part of /learn alone, from the back row: every word at least 24 px, nothing cut, no scrolling; its
     form keeps the part, and the switch keeps what the forms asked."""
@@ -2041,7 +2030,6 @@ def test_the_statistics_page_fits_a_phone_and_a_projector_with_its_axes_labelled
     phone.context.close()
 
 
-@pytest.mark.slow(11)
 def test_the_statistics_page_follows_the_game_but_never_a_believed_roll(browser, server):
     """Open on a phone: a believe changes nothing on it; a check shows up by itself within a poll or two."""
     ann = create_room(server.url, "Ann")

@@ -129,7 +129,6 @@ def test_kill_9_and_restart_loses_nothing(reference, kind):
     assert "Traceback" not in output
 
 
-@pytest.mark.slow(12)
 def test_ten_clients_hammering_one_room_agree_with_the_file():
     # Double taps as fast as ten threads go: far past the flood limits, which are not what this checks.
     unlimited = dict.fromkeys(("EVENTS", "PACKETS", "ADDRESS_PACKETS"), "100000 per second")

@@ -44,7 +44,6 @@ def _check(page, name):
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.slow(18)
 def test_every_first_screen_and_each_rule_sets_turn_looks_right(browser, look_server, size, lang):
     width, height = SIZES[size]
     context = browser.new_context(
@@ -228,7 +227,6 @@ TEN = ["Bernd", "Clara", "Dieter", "Emil", "Frida", "Gustav", "Hanna", "Ida", "J
 
 @pytest.mark.parametrize("size", ["small", "landscape"])
 @pytest.mark.parametrize("rules", RULESETS)
-@pytest.mark.slow(7)
 def test_with_ten_players_the_round_and_my_choice_stay_in_sight(browser, look_server, size, rules):
     """A full table: my move and my decision with the round above them, without scrolling."""
     context, page, base, code, tokens = _started(browser, look_server, size, rules, 10)

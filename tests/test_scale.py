@@ -129,7 +129,6 @@ def processes(redis_url):
         server.stop()
 
 
-@pytest.mark.slow(27)
 def test_two_processes_play_one_game_and_every_screen_agrees(browser, processes):  # noqa: F811
     one, two, proxy = processes
     phones, code = join_phones(browser, proxy, ["Ann", "Ben"], ["en-US", "de-DE"])  # both on process one
@@ -149,7 +148,6 @@ def test_two_processes_play_one_game_and_every_screen_agrees(browser, processes)
             phone.context.close()
 
 
-@pytest.mark.slow(32)
 def test_a_process_killed_mid_game_its_players_go_on_on_the_other(browser, processes):  # noqa: F811
     """kill -9 of a process: its phones reconnect through the balancer and finish; a player who does not
     come back stops showing as connected (once the dead process's heartbeat lapses, EXPIRY: when, on a busy

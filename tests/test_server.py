@@ -140,7 +140,6 @@ def test_the_start_banner_names_the_urls(server):
 
 
 @pytest.mark.parametrize("mode", ["gevent", "threading"])
-@pytest.mark.slow(8)
 def test_other_async_modes_play_a_game(mode):
     other = Server("--async-mode", mode).wait_ready()
     try:

@@ -81,7 +81,6 @@ def _rate(samples):
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.slow(22)
 def test_fair_dice_are_called_unusual_about_one_time_in_twenty():
     samples = []
     for seed in range(30):
@@ -93,7 +92,6 @@ def test_fair_dice_are_called_unusual_about_one_time_in_twenty():
 
 
 @pytest.mark.timeout(300)
-@pytest.mark.slow(9)
 def test_one_loaded_die_is_noticed_once_three_games_are_over():
     # 8 tables × 3 games ≈ 850 rolls: the χ² test's 80 % point for this die (stats.rolls_to_notice).
     samples = []
