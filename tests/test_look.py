@@ -371,6 +371,8 @@ def test_my_answer_in_a_later_round_keeps_every_row_in_sight(browser, look_serve
     assert min(names) >= 28, (tag, names)
     assert look.in_view(page, answer) and look.in_view(page, "form[data-claim] button[type=submit]"), tag
     assert found["over"] == 0 and found["cup"] >= 110, (tag, found)
+    label = page.eval_on_selector("#coaster .coaster-label", "(e) => parseFloat(getComputedStyle(e).fontSize)")
+    assert label >= 12, (tag, label)  # "peek →" on the smallest cup still read at arm's length
     _check(page, tag)
     context.close()
 
