@@ -19,10 +19,16 @@ AXE_RUN = """async () => {
 }"""
 
 
+# A screen at rest: no animation with an end still running (a card sliding in, a reveal fading in); a looping
+# one (a pulse) may go on.
+AT_REST = """() => document.getAnimations().every(
+  (a) => a.playState !== "running" || a.effect.getComputedTiming().endTime === Infinity)"""
+
+
 def problems(page) -> list[str]:
     """What is wrong with the screen the page shows now: layout, then axe-core (serious and critical)."""
     # Judge the screen at rest: a reveal that is still fading in is not low contrast.
-    page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')", timeout=5000)
+    page.wait_for_function(AT_REST, timeout=5000)
     found = page.evaluate(LAYOUT, TAP)
     if not page.evaluate("() => typeof axe !== 'undefined'"):
         page.evaluate(AXE + "\n;0")  # through the DevTools protocol: the page's CSP stays on

@@ -245,7 +245,7 @@ def peek(phone, others, screenshot=None, watched=None) -> list[int]:
 
 def settled(phone):
     """Wait until the page's animations (the reveal's pop and tumble) have finished."""
-    phone.page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
+    phone.page.wait_for_function(look.AT_REST)
 
 
 def marks(phones) -> dict:
@@ -1263,9 +1263,6 @@ def every_phone_reads(tables: dict, texts: dict, where: str) -> list:
 
 FACE_OF = re.compile(r'class="die face-\d"')
 
-# No animation with an end still running (a card sliding in, a die landing); a looping one (a pulse) may go on.
-SETTLED = """() => document.getAnimations().every(
-  (a) => a.playState !== "running" || a.effect.getComputedTiming().endTime === Infinity)"""
 
 # A board's sizes as the back row sees them: the smallest text shown (px), the smallest die, how far the
 # page scrolls, and the table cards whose content is cut at their foot.
@@ -1615,7 +1612,7 @@ def test_the_room_board_fills_a_projector_one_view_at_a_time(browser, boards, ru
     for show, what in (("table", "#players .player"), ("stats", "#stats h3")):  # Perudo: no game over yet, no chart
         page.click(f".board-switch a[href$='show={show}']")
         page.wait_for_selector(f"body[data-show={show}] {what}")
-        page.wait_for_function(SETTLED)  # a card still sliding in is not yet where it will stay
+        page.wait_for_function(look.AT_REST)  # a card still sliding in is not yet where it will stay
         sizes = page.evaluate(BOARD_SIZES)
         least = 32 if show == "table" else 24  # the table is a party's TV too, read from the sofa
         assert sizes["smallest"] >= least and sizes["dice"] >= 48 and sizes["scroll"] <= 0, (show, sizes)
@@ -1639,7 +1636,7 @@ def test_the_room_board_fills_a_projector_one_view_at_a_time(browser, boards, ru
         url = f"{server.url}/api/rooms/{code}/actions"
         requests.post(url, json={"action": "dudo"}, headers={"Authorization": f"Bearer {answerer}"}, timeout=10)
         page.wait_for_selector("#reveal-overlay:not([hidden]) .verdict")
-        page.wait_for_function("() => document.getAnimations().every((a) => a.playState !== 'running')")
+        page.wait_for_function(look.AT_REST)
         card = page.locator("#reveal-overlay .reveal").bounding_box()
         assert card["y"] >= 0 and card["y"] + card["height"] <= size[1], card
         assert page.locator("#reveal-overlay .cups li").count() == 10

@@ -111,7 +111,7 @@ def test_every_first_screen_and_each_rule_sets_turn_looks_right(browser, look_se
         _api(base, code, tokens[0], action=game.CHALLENGE)
         page.wait_for_selector("#reveal-overlay:not([hidden]) .verdict")
         # After its animations (the verdict lands scaled up), while it stays up (4.5 s): then the look checks.
-        page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
+        page.wait_for_function(look.AT_REST)
         assert look.in_view(page, "#reveal-overlay .verdict"), f"{tag}-{rules}: the verdict is off screen"
         _check(page, f"{tag}-{rules}-reveal")
         # Touches go through the reveal to what lies below (the next player's cup or buttons).
@@ -346,14 +346,14 @@ def test_my_answer_in_a_later_round_keeps_every_row_in_sight(browser, look_serve
             page.wait_for_selector("form[data-claim]", state="detached")
             bids += 1
         for token in tokens:
-            allowed = _view(base, code, token)["allowed"]
-            if "shake" in allowed:
+            theirs = _view(base, code, token)
+            if "shake" in theirs["allowed"]:
                 _api(base, code, token, action="shake")
-            elif challenge in allowed and bids >= 2 and view["round"] == 1:
+            elif challenge in theirs["allowed"] and bids >= 2 and view["round"] == 1:
                 _api(base, code, token, action=challenge)
                 bids = 0
-            elif "bid" in allowed:
-                _api(base, code, token, action="bid", **_view(base, code, token)["choices"][0])
+            elif "bid" in theirs["allowed"]:
+                _api(base, code, token, action="bid", **theirs["choices"][0])
                 bids += 1
     else:
         raise AssertionError("round 2 never came to me")
