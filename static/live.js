@@ -29,6 +29,42 @@
     toastTimer = setTimeout(() => { $("toast").textContent = ""; }, 4000);
   };
 
+  // A name cut by its box keeps its start and its end ("Alexa…der K." beside "Alexa…der M."): two names
+  // that begin alike stay apart. The whole name stays in the page for screen readers (style.css).
+  const graphemes = (text) => "Segmenter" in Intl
+    ? Array.from(new Intl.Segmenter().segment(text), (s) => s.segment) : Array.from(text);
+  const ruler = document.createElement("canvas").getContext("2d");
+  M.shorten = () => {
+    const names = [...document.querySelectorAll(".name")].filter((el) => el.firstElementChild?.tagName === "BDI");
+    for (const el of names) delete el.dataset.short;
+    for (const el of names) {
+      const style = getComputedStyle(el);
+      // In fractions of a pixel, as laid out (not as a card scaling in draws it)
+      const px = (side) => parseFloat(style[`padding${side}`]) + parseFloat(style[`border${side}Width`]);
+      const room = (parseFloat(style.width) || el.getBoundingClientRect().width) - px("Left") - px("Right");
+      ruler.font = style.font;
+      ruler.letterSpacing = style.letterSpacing;
+      const full = el.firstElementChild.textContent.trim();
+      if (!room || (el.scrollWidth <= el.clientWidth && ruler.measureText(full).width <= room + 0.25)) continue;
+      const g = graphemes(full);
+      const cut = (kept) => {
+        const tail = kept <= 4 ? Math.ceil(kept / 2) : Math.floor(kept * 0.4); // "A…K." tells "Anna K." from "Anna M."
+        return g.slice(0, kept - tail).join("") + "…" + g.slice(g.length - tail).join("");
+      };
+      const fits = (kept) => ruler.measureText(cut(kept)).width + 1 <= room;
+      let lo = 1;
+      let hi = g.length - 1;
+      while (lo < hi) { // the most that fits
+        const mid = (lo + hi + 1) >> 1;
+        if (fits(mid)) lo = mid; else hi = mid - 1;
+      }
+      if (fits(lo)) el.dataset.short = cut(lo); // else no room for both ends: the start, cut by the style
+    }
+  };
+  addEventListener("resize", () => M.shorten());
+  document.addEventListener("htmx:afterSettle", () => M.shorten());
+  document.addEventListener("DOMContentLoaded", () => M.shorten());
+
   // Each area carries the version it shows (public areas also a presence count); an older or
   // equal one is dropped, so a part the player is using (a picked value, a half-built bid)
   // stays unless its content changed.
@@ -56,6 +92,7 @@
     }
     if (any && M.tick) M.tick();
     if (any && swapped) swapped();
+    if (any) M.shorten();
   });
 
   // --- the room page's connection: pushed parts, a form's answer, my actions ---

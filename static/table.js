@@ -124,22 +124,26 @@
     if (!$("reveal-overlay").hidden) place($("reveal-overlay")); // the controls may have moved under it
   });
 
-  // Every row of the table in sight: while the table's rows would scroll, the page takes the next
+  // Every row of the table and every button of my move in sight: while either would scroll, the page takes the next
   // denser layout (style.css, body[data-fit]), before the browser paints, so nothing jumps in view.
   const FITS = 6;
   function fit() {
     const stage = $("stage");
     const body = document.body;
-    if (!stage || body.classList.contains("board")) return;
-    delete body.dataset.fit;
-    if (body.dataset.phase !== "playing") return;
-    const cut = () => stage.scrollHeight > stage.clientHeight + 1;
-    let steps = ""; // every step taken, "1 2 3": the styles of a step hold in each denser one (data-fit~="2")
-    for (let level = 1; level <= FITS && cut(); level++) {
-      steps = `${steps} ${level}`.trim();
-      body.dataset.fit = steps;
+    if (stage && !body.classList.contains("board")) {
+      delete body.dataset.fit;
+      const over = (el) => !!el && el.scrollHeight > el.clientHeight + 1;
+      const cut = () => over(stage) || over($("controls")); // a row, or a button of my move, out of sight
+      let steps = ""; // every step taken, "1 2 3": the styles of a step hold in each denser one (data-fit~="2")
+      for (let level = 1; level <= FITS && body.dataset.phase === "playing" && cut(); level++) {
+        steps = `${steps} ${level}`.trim();
+        body.dataset.fit = steps;
+      }
     }
+    M.shorten();
   }
+
+  addEventListener("resize", fit);
   // The screen turned, the controls or the cup changed their size: fit again (it settles: the same
   // page fits the same way, so the sizes it leaves are the ones observed).
   const resized = new ResizeObserver(() => fit());

@@ -914,6 +914,8 @@ def test_the_game_says_who_it_waits_for_and_the_host_may_remove_them_after_a_gra
         ann.page.wait_for_function("() => document.querySelector('#controls [data-watching]').textContent !== ''")
         assert ann.page.inner_text("#controls [data-watching]") == "Ben is offline: the game waits."
         remove = ben_row.locator("button[data-action=remove]")
+        rows = "(ps) => ps.map((p) => [p.getBoundingClientRect().top, p.getBoundingClientRect().height])"
+        before = ann.page.eval_on_selector_all("#stage .table-list .player", rows)
         hidden = not remove.is_visible()
         clock = ben_row.locator(".grace-left").all_inner_texts()
         if time.monotonic() - started < grace - 1:  # (a machine this slow leaves nothing to tell apart)
@@ -921,6 +923,10 @@ def test_the_game_says_who_it_waits_for_and_the_host_may_remove_them_after_a_gra
             assert len(clock) == 1 and re.fullmatch(r"0:(0\d|10)", clock[0]), clock
         remove.wait_for(state="visible", timeout=(grace + 20) * 1000)
         assert ben_row.locator(".grace-left").count() == 0
+        if hidden:  # the ✕ is the whole row, a thumb's height: no row grew or moved for it
+            assert ann.page.eval_on_selector_all("#stage .table-list .player", rows) == before
+        ring, row = remove.bounding_box(), ben_row.bounding_box()
+        assert ring["height"] >= 44 and ring["width"] >= row["width"] - 4, (ring, row)
         ann.shot("offline-remove")
         remove.click()
         ann.page.wait_for_selector(".result")

@@ -194,9 +194,10 @@ def _create_room(page, base, rules) -> str:
     return page.inner_text(".big-code").strip()
 
 
-def _started(browser, look_server, size, rules, players, lang="en"):
-    """Anke's phone at `size` (motion reduced, in `lang`) hosts `players` (the others scripted), starts, and
-    the others shake where the round waits for them: (context, page, base, code, the others' tokens)."""
+def _started(browser, look_server, size, rules, players, lang="en", names=None, lobby=None):
+    """Anke's phone at `size` (motion reduced, in `lang`) hosts `players` (the others scripted, `names` or
+    TEN), calls `lobby(code)` when all are in, starts, and the others shake where the round waits for their
+    cups: (context, page, base, code, the others' tokens)."""
     width, height = SIZES[size]
     context = browser.new_context(
         viewport={"width": width, "height": height},
@@ -208,8 +209,10 @@ def _started(browser, look_server, size, rules, players, lang="en"):
     page = context.new_page()
     base = look_server.url
     code = _create_room(page, base, rules)
-    tokens = [join_room(base, code, name)["token"] for name in TEN[: players - 1]]
+    tokens = [join_room(base, code, name)["token"] for name in (names or TEN)[: players - 1]]
     page.wait_for_function("(n) => document.querySelectorAll('.lobby-list .player').length === n", arg=players)
+    if lobby:
+        lobby(code)
     page.click("button[data-action=start]")
     page.wait_for_selector("#cup.my-turn")
     _others_shake(base, code, tokens)
@@ -374,6 +377,60 @@ def test_my_answer_in_a_later_round_keeps_every_row_in_sight(browser, look_serve
     label = page.eval_on_selector("#coaster .coaster-label", "(e) => parseFloat(getComputedStyle(e).fontSize)")
     assert label >= 12, (tag, label)  # "peek →" on the smallest cup still read at arm's length
     _check(page, tag)
+    context.close()
+
+
+# Twenty characters each (the longest a name may be), wide letters, the same but for the initial at the end.
+ALIKE = [f"Wilhelmine Wagner {initial}." for initial in "ABCDEFGHI"]
+
+NAMES_SHOWN = """(names) => names.filter((n) => n.checkVisibility()).map((n) => ({
+  shown: n.dataset.short || n.textContent.trim(),
+  cut: n.scrollWidth > n.clientWidth,  // by the style's ellipsis, at its end
+}))"""
+
+
+def _names_apart(page, selector, tag):
+    """Every name `selector` finds is whole or shortened in its middle, and no two look the same."""
+    found = page.eval_on_selector_all(selector, NAMES_SHOWN)
+    shown = [name["shown"] for name in found]
+    assert len(found) == 10 and len(set(shown)) == 10, (tag, shown)
+    assert not [name for name in found if name["cut"]], (tag, found)
+
+
+def test_ten_long_names_that_begin_alike_stay_apart_on_a_phone_and_the_tv(browser, look_server):
+    """Ten names of twenty characters, alike but for their ends: each row on the smallest phone and on the
+    TV (1280×720, in the lobby and in play) keeps the start and the end of its name, so no two look alike;
+    the TV's table fits its screen without scrolling, every word at least 32 px."""
+    from .test_browser import BOARD_SIZES, OVERFLOWS
+
+    tv = browser.new_context(viewport={"width": 1280, "height": 720}, locale=LANGUAGES["en"]).new_page()
+
+    def on_the_tv(moment):
+        tv.wait_for_function(look.AT_REST)
+        tv.screenshot(path=str(ARTIFACTS / f"look-alike-tv-{moment}.png"))
+        _names_apart(tv, "#players .name", f"tv {moment}")
+        sizes = tv.evaluate(BOARD_SIZES)
+        assert sizes["smallest"] >= 32 and sizes["scroll"] <= 0, (moment, sizes)
+        assert tv.evaluate(OVERFLOWS) == [], (moment, tv.evaluate(OVERFLOWS))
+        for row in range(10):
+            assert look.in_view(tv, f"#players .player >> nth={row}"), (moment, row)
+
+    def lobby(code):
+        tv.goto(f"{look_server.url}/r/{code}/board?show=table")
+        tv.wait_for_selector("body[data-phase=lobby] .lobby-list .player >> nth=9")
+        on_the_tv("lobby")
+
+    context, page, base, code, tokens = _started(browser, look_server, "small", "perudo", 10, "de", ALIKE, lobby)
+    _shake(page)
+    page.wait_for_selector("form[data-claim]")
+    _names_apart(page, "#stage .table-list .name", "phone")
+    for row in range(10):
+        assert look.in_view(page, f"#stage .table-list .player >> nth={row}"), row
+    _check(page, "alike-phone")
+    tv.wait_for_selector("body[data-phase=playing] #players .player >> nth=9")
+    tv.wait_for_function("() => !document.querySelector('#players .to-shake')")  # every cup shaken
+    on_the_tv("playing")
+    tv.context.close()
     context.close()
 
 
