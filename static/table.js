@@ -348,6 +348,7 @@
     overlay.replaceChildren(confetti, moment);
     place(overlay);
     overlay.hidden = false;
+    M.shorten(); // the names of the copies, in the moment's own boxes
     document.addEventListener("pointerdown", hideReveal, true);
     document.addEventListener("keydown", hideReveal, true);
     clearTimeout(revealTimer);
@@ -364,6 +365,7 @@
     if ($("menu")) $("menu").open = false; // the reveal is what everyone looks at now, not the menu under it
     place(overlay);
     overlay.hidden = false;
+    M.shorten();
     // Any touch or key puts it away and still does what it meant below (the cup, "Believe").
     document.addEventListener("pointerdown", hideReveal, true);
     document.addEventListener("keydown", hideReveal, true);

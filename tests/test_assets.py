@@ -19,16 +19,17 @@ def _first_load(browser, path):
     return page, sizes
 
 
-def test_the_room_page_weighs_at_most_67_kb_compressed_on_first_load(app):
+def test_the_room_page_weighs_at_most_69_kb_compressed_on_first_load(app):
     # 60 KB until the page checked the dice's seals (its hash function, js-sha256, comes only
     # with the first reveal on screen and is not counted here: see the next test); 62 KB until the
     # party table (issue 24: the rows kept in sight, the winner's moment, reactions, sharing) added 3.6 KB;
-    # 66 KB until every row stayed in sight on any phone (the fit ladder) and waiting phones showed the bids.
+    # 66 KB until every row stayed in sight on any phone (the fit ladder) and waiting phones showed the bids;
+    # 67 KB until a long name kept its start and its end (live.js, shorten): 67.9 KB.
     browser, code = make_seat(app)
     page, sizes = _first_load(browser, f"/r/{code}")
     assert page.headers["Content-Encoding"] in ("zstd", "br", "gzip")
     assert any("table.js" in url for url in sizes) and any("htmx" in url for url in sizes)
-    assert sum(sizes.values()) <= 67 * 1024, sizes
+    assert sum(sizes.values()) <= 69 * 1024, sizes
     assert not any("sha256" in url for url in sizes)
 
 
