@@ -15,10 +15,11 @@ from contextlib import contextmanager
 
 from . import stats
 from .errors import IllegalMove
-from .locks import Locks, sweep
+from .locks import Locks, Unreadable, sweep
 from .names import clean_name, looks_like
 from .rooms import CLAIM_SECONDS
 from .rulesets import DEFAULT, RULESETS
+from .store import BrokenRow
 from .table import CODE_ALPHABET, COUNTDOWN, ROOM_TTL, hash_token, new_code, ruleset_name
 
 CLASS_CODE_LENGTH = 6  # one longer than a room's: a class code is never read as a room's
@@ -57,6 +58,7 @@ class Classrooms:
         self.ttl = ttl
         self.changed = lambda code, seated: None
         self._locks = Locks()
+        self._broken = Unreadable("class", "class_broken")
 
     @contextmanager
     def _locked(self, code):
@@ -66,7 +68,11 @@ class Classrooms:
             yield self._found(code)
 
     def _found(self, code: str) -> dict:
-        data = self.store.load_class(code)
+        """The stored class, or IllegalMove `class_not_found` (`class_broken`: its saved text is no JSON object)."""
+        try:
+            data = self.store.load_class(code)
+        except BrokenRow:
+            raise self._broken.refuse(code) from None
         if data is None:
             raise IllegalMove("class_not_found")
         return data
@@ -77,12 +83,15 @@ class Classrooms:
         self.store.save_class(data["code"], data)
         self.changed(data["code"], list(seated))
 
+    def _exists(self, code: str) -> bool:
+        try:
+            return self.store.load_class(code) is not None
+        except BrokenRow:
+            return True  # its code is taken
+
     def load(self, code) -> dict:
         """The class as stored (read only)."""
-        data = self.store.load_class(normalize_class_code(code))
-        if data is None:
-            raise IllegalMove("class_not_found")
-        return data
+        return self._found(normalize_class_code(code))
 
     # --- who is who ----------------------------------------------------------
 
@@ -109,7 +118,7 @@ class Classrooms:
         with self._locks.guard:
             while True:
                 code = new_code(CLASS_CODE_LENGTH)
-                if self.store.load_class(code) is None and self.store.claim("class:" + code, CLAIM_SECONDS):
+                if not self._exists(code) and self.store.claim("class:" + code, CLAIM_SECONDS):
                     break
             data["code"] = code
             self._locks.made(code)
@@ -365,7 +374,7 @@ class Classrooms:
             raise IllegalMove("nothing_loaded")
         if loaded["revealed"]:
             raise IllegalMove("already_revealed")
-        if self.store.load(loaded["table"]) is not None:
+        if self.rooms.exists(loaded["table"]):
             self.rooms.act(loaded["table"], self.rooms.load(loaded["table"]).host, {"action": "reveal"}, teacher=True)
         loaded["revealed"] = True
 
@@ -402,7 +411,7 @@ class Classrooms:
 
     def _table(self, data, code) -> str:
         """The code of one of the class's tables that is still there, or IllegalMove `no_such_table`."""
-        if code not in data["tables"] or self.store.load(code) is None:
+        if code not in data["tables"] or not self.rooms.exists(code):
             raise IllegalMove("no_such_table")
         return code
 
@@ -474,7 +483,7 @@ class Classrooms:
             data = self.store.load_class(code)
             if data is None or data["touched"] >= cutoff:
                 return False
-            if any(self.store.load(table) is not None for table in data["tables"]):
+            if any(self.rooms.exists(table) for table in data["tables"]):
                 return False
             self.store.delete_class(code)
         self._locks.drop(code)

@@ -91,6 +91,7 @@ REASONS = {
     "rate_limited": "rate_limited",
     "simulator_busy": "rate_limited",
     "room_broken": "room_broken",
+    "class_broken": "room_broken",
     "class_not_found": "room_not_found",
     "not_teacher": "not_host",
     "class_full": "room_full",

@@ -1,8 +1,10 @@
-"""One lock per room or class in this process, and the sweep that drops what was left idle."""
+"""One lock per room or class in this process, the sweep that drops what was left idle, and what does not load."""
 
 import logging
 import threading
 from collections.abc import Callable, Iterable
+
+from .errors import IllegalMove
 
 log = logging.getLogger(__name__)
 
@@ -50,3 +52,18 @@ def sweep(codes: Iterable[str], drop_if_idle: Callable[[str], bool], what: str) 
         except Exception as error:  # one broken row must not keep every other one forever
             log.warning("sweep: %s %s left as it is: %s", what, code, error)
     return dropped
+
+
+class Unreadable:
+    """Rooms (or classes) whose saved state does not load: each is logged once, then refused with `reason`."""
+
+    def __init__(self, what: str, reason: str):
+        self.what, self.reason = what, reason
+        self._seen: set[str] = set()
+
+    def refuse(self, code: str) -> IllegalMove:
+        """The refusal to raise for `code` (called inside its `except`: the first time logs the cause)."""
+        if code not in self._seen:
+            self._seen.add(code)
+            log.exception("%s %s does not load; its players are told so", self.what, code)
+        return IllegalMove(self.reason)

@@ -76,6 +76,7 @@ TEXTS = {
     "simulator_busy": _l("The simulator is busy with another run. Try again in %(seconds)s s."),
     "watchers_full": _l("This table has all the watchers it takes (%(limit)s)."),
     "room_broken": _l("This room's saved game cannot be read. Please start a new room."),
+    "class_broken": _l("This class's saved state cannot be read. Please start a new class."),
     "class_not_found": _l("There is no class with that code."),
     "not_teacher": _l("Only the teacher can do that."),
     "class_full": _l("The class is full (%(limit)s students)."),

@@ -5,7 +5,6 @@ saves it, then hands the changed room to `push` (see `maxchen.live`).
 Presence (who is connected, who shakes or peeks) has one owner: `Presence`.
 """
 
-import contextlib
 import logging
 import math
 import secrets
@@ -16,10 +15,10 @@ from dataclasses import dataclass
 
 from .dice import SystemDice
 from .errors import IllegalMove
-from .locks import Locks, sweep
+from .locks import Locks, Unreadable, sweep
 from .presence import ACTIVITIES, REACTIONS, WATCHERS_PER_ROOM, Presence, Socket
 from .rulesets import DEFAULT, RULESETS, SHARED_DEFAULT
-from .store import MemoryStore
+from .store import BrokenRow, MemoryStore
 from .table import CODE_ALPHABET, MAX_SEATS, ROOM_TTL, Room, hash_token, new_code, normalize_code, ruleset_name
 
 log = logging.getLogger(__name__)
@@ -64,7 +63,7 @@ class Rooms:
         self.presence = presence if presence is not None else Presence()
         self.offline_grace = 0.0  # seconds a player must be offline before the host may remove them mid-game
         self._locks = Locks()
-        self._broken: set[str] = set()  # rooms whose saved state did not load (logged once)
+        self._broken = Unreadable("room", "room_broken")
 
     @contextmanager
     def _locked(self, code):
@@ -78,17 +77,24 @@ class Rooms:
         try:
             return Room.from_dict(data, self.dice)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-            if code not in self._broken:
-                self._broken.add(code)
-                log.exception("room %s does not load; its players are told so", code)
-            raise IllegalMove("room_broken") from None
+            raise self._broken.refuse(code) from None
 
     def _data(self, code: str) -> dict:
-        """The stored room, or IllegalMove `room_not_found`."""
-        data = self.store.load(code)
+        """The stored room, or IllegalMove `room_not_found` (`room_broken`: its saved text is no JSON object)."""
+        try:
+            data = self.store.load(code)
+        except BrokenRow:
+            raise self._broken.refuse(code) from None
         if data is None:
             raise IllegalMove("room_not_found")
         return data
+
+    def exists(self, code: str) -> bool:
+        """A room is stored under `code` (one that does not load too: its code is taken)."""
+        try:
+            return self.store.load(code) is not None
+        except BrokenRow:
+            return True
 
     def _commit(self, room: Room, before: set[str]):
         """Save a changed room, then tell everyone connected. A room nobody is left in is dropped, but for
@@ -130,7 +136,7 @@ class Rooms:
             while True:
                 room.code = new_code()
                 # A code whose log is kept (of a room that is gone) stays unused: its log is not the new room's.
-                free = self.store.load(room.code) is None and not self.store.room_log(room.code)
+                free = not self.exists(room.code) and not self.store.room_log(room.code)
                 if free and self.store.claim("room:" + room.code, CLAIM_SECONDS):  # once across processes
                     break
             self._locks.made(room.code)
@@ -264,9 +270,14 @@ class Rooms:
     def wake(self) -> None:
         """After a start: bots whose move it is in a stored game move again (nothing else would ask them)."""
         for code in self.store.untouched_since(float("inf")):
-            with contextlib.suppress(IllegalMove), self._locked(code) as room:
-                if room.phase == "playing" and any(s.bot for s in room.members()):
-                    self.outlets.changed(room)
+            try:
+                with self._locked(code) as room:
+                    if room.phase == "playing" and any(s.bot for s in room.members()):
+                        self.outlets.changed(room)
+            except IllegalMove:
+                continue  # gone meanwhile, or refused (a room that does not load is logged once)
+            except Exception as error:  # one room must not keep every other room's bots still
+                log.warning("wake: room %s left as it is: %r", code, error)
 
     def connect(self, socket: Socket, capped: bool = True) -> Room:
         """A connection opened (a seat's, or a watcher's with player None); the room as it is.

@@ -53,6 +53,21 @@ LOG_FIELDS = (
 ROOM_LOG_CAP = 20_000  # entries per room: a room's log stays bounded however long it plays (docs/security.md)
 
 
+class BrokenRow(ValueError):
+    """A saved room or class whose text is not a JSON object (a hand-edited file, a cut write)."""
+
+
+def _parsed(text, code: str) -> dict:
+    """The saved text of `code` as a dict, or BrokenRow."""
+    try:
+        data = json.loads(text)
+    except (ValueError, TypeError):  # the decoders' errors, a lone surrogate, bytes that are no text
+        data = None
+    if not isinstance(data, dict):
+        raise BrokenRow(f"the saved text of {code} is not a JSON object")
+    return data
+
+
 def _token_hashes(data: dict) -> list[str]:
     return [seat["token_hash"] for seat in data["seats"] if seat["token_hash"]]
 
@@ -83,7 +98,7 @@ class MemoryStore:
     def load(self, code: str) -> dict | None:
         """The room's data, or None."""
         text = self._rooms.get(code)
-        return None if text is None else json.loads(text)
+        return None if text is None else _parsed(text, code)
 
     def save(self, code: str, data: dict, rolls=(), settle=None) -> None:
         """Store the room's data, replacing what was there, log its rolls and make game `settle`'s public."""
@@ -146,7 +161,7 @@ class MemoryStore:
     def load_class(self, code: str) -> dict | None:
         """The class's data, or None."""
         text = self._classes.get(code)
-        return None if text is None else json.loads(text)
+        return None if text is None else _parsed(text, code)
 
     def save_class(self, code: str, data: dict) -> None:
         """Store the class's data, replacing what was there."""
@@ -311,12 +326,12 @@ class SqliteStore:
         """The room's data, or None."""
         cached = self._cache.get(code)
         if cached is not None:
-            return json.loads(cached[0])
+            return _parsed(cached[0], code)
         with self._lock:
             row = self._db.execute("SELECT data FROM rooms WHERE code = ?", (code,)).fetchone()
             if row is None:
                 return None
-            data = json.loads(row[0])
+            data = _parsed(row[0], code)
             self._cache[code] = (row[0], _token_hashes(data))
         return data
 
@@ -404,7 +419,7 @@ class SqliteStore:
         """The class's data, or None."""
         with self._lock:
             row = self._db.execute("SELECT data FROM classes WHERE code = ?", (code,)).fetchone()
-        return None if row is None else json.loads(row[0])
+        return None if row is None else _parsed(row[0], code)
 
     def save_class(self, code: str, data: dict) -> None:
         """Replace the class, committed before it returns."""
@@ -515,7 +530,7 @@ class RedisStore:
         text = self._redis.get(self._key("room", code))
         if text is None:
             return None
-        data = json.loads(text)
+        data = _parsed(text, code)
         if len(self._hashes) >= HASHES_KEPT:
             self._hashes.clear()
         self._hashes[code] = _token_hashes(data)
@@ -631,7 +646,7 @@ class RedisStore:
     def load_class(self, code: str) -> dict | None:
         """The class's data, or None."""
         text = self._redis.hget(self._key("classes"), code)
-        return None if text is None else json.loads(text)
+        return None if text is None else _parsed(text, code)
 
     def save_class(self, code: str, data: dict) -> None:
         """Replace the class."""

@@ -4,8 +4,13 @@ import logging
 
 import pytest
 
+from app import create_app
 from maxchen.fastjson import MAX_DEPTH
+from maxchen.rooms import Rooms
+from maxchen.store import MemoryStore, SqliteStore
 
+from .conftest import FixedDice
+from .test_store import make_store  # noqa: F401 - each kind of store
 from .test_web import make_seat
 
 
@@ -34,6 +39,60 @@ def test_a_room_that_does_not_load_is_reported_once_and_explained(app, rooms, ca
         api = token.post(f"/api/rooms/{code}/players", json={"name": "Ben"})
         assert api.status_code == 500 and api.json["error"]["code"] == "room_broken"
     assert [r.message for r in caplog.records].count(f"room {code} does not load; its players are told so") == 1
+
+
+def _break(store, code, text, kind="room"):
+    """Write `text` as the saved state of `code`, as a hand edit or a cut write leaves it."""
+    if isinstance(store, MemoryStore):
+        text = text.decode("utf-8", "surrogateescape") if isinstance(text, bytes) else text
+        (store._rooms if kind == "room" else store._classes)[code] = text
+    elif isinstance(store, SqliteStore):
+        with store._lock:
+            store._db.execute(
+                f"UPDATE {kind}{'es' if kind == 'class' else 's'} SET data = ? WHERE code = ?", (text, code)
+            )
+        store._cache.pop(code, None)
+    elif kind == "room":
+        store._redis.set(store._key("room", code), text)
+    else:
+        store._redis.hset(store._key("classes"), code, text)
+
+
+@pytest.mark.parametrize("text", ['{"seats": [', "[]", b"\xff{"])
+def test_a_room_whose_saved_text_is_no_json_object_harms_nothing_else(make_store, text, caplog):  # noqa: F811
+    """A row cut short, a list, bytes that are no text: that room answers `room_broken` on its page, board,
+    statistics, CSV and API; the browser holding a seat there still has its home page, its other room, new
+    rooms and joins; the sweep and the start's wake pass it by (one line in the log) and do the rest."""
+    now = [1000.0]
+    rooms = Rooms(store=make_store(), dice=FixedDice(), clock=lambda: now[0])
+    app = create_app({"TESTING": True, "ROOMS": rooms, "SECRET_KEY": "test"})
+    browser, broken = make_seat(app)
+    _, other = make_seat(app, name="Ben")
+    browser.post(f"/r/{other}/join", data={"name": "Ann"})  # Ann's second seat, in Ben's room
+    idle = rooms.create("Cem")["code"]
+    teacher = app.extensions["maxchen.classes"].create()
+    _break(rooms.store, broken, text)
+    _break(rooms.store, teacher["code"], text, kind="class")
+    with caplog.at_level(logging.ERROR):
+        for path in (f"/r/{broken}", f"/r/{broken}/board", f"/r/{broken}/stats", f"/r/{broken}/stats.csv"):
+            page = browser.get(path)
+            assert page.status_code == 500 and "saved game cannot be read" in page.get_data(as_text=True), path
+        api = app.test_client().post(f"/api/rooms/{broken}/players", json={"name": "Dan"})
+        assert api.status_code == 500 and api.json["error"]["code"] == "room_broken"
+        desk = app.test_client().get(f"/c/{teacher['code']}")
+        assert desk.status_code == 500 and "saved state cannot be read" in desk.get_data(as_text=True)
+    home = browser.get("/")
+    assert home.status_code == 200 and f'href="/r/{other}"' in home.get_data(as_text=True)
+    assert browser.get(f"/r/{other}").status_code == 200
+    assert browser.post("/rooms", data={"name": "Ann"}).status_code == 303
+    fresh = rooms.create("Eve")["code"]
+    assert browser.post("/join", data={"code": fresh, "name": "Ann"}).status_code == 303
+    rooms.wake()
+    now[0] += 7 * 24 * 3600
+    assert idle in rooms.sweep() and broken not in rooms.sweep()
+    app.extensions["maxchen.classes"].sweep()
+    assert f"sweep: room {broken} left as it is" in caplog.text
+    assert [r.message for r in caplog.records].count(f"room {broken} does not load; its players are told so") == 1
 
 
 def test_http_errors_are_pages_with_a_way_home(client):

@@ -35,7 +35,9 @@ def _class_or_404(code: str) -> str:
     try:
         code = normalize_class_code(code)
         classrooms().load(code)
-    except IllegalMove:
+    except IllegalMove as error:
+        if error.reason == "class_broken":
+            raise  # its own page says so
         abort(404)
     return code
 

@@ -157,7 +157,7 @@ def room(code):
     if request.args.get("offer") and request.headers.get("HX-Request"):
         # A full table's waiting page asks: the room gone, or a seat taken in another tab, it goes to see.
         seatless = code_or_404(code)
-        if rooms().store.load(seatless) is None or me(seatless) is not None:
+        if not rooms().exists(seatless) or me(seatless) is not None:
             response = make_response("", 200)
             response.headers["HX-Redirect"] = url_for("pages.room", code=seatless)
             return response

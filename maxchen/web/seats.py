@@ -63,8 +63,8 @@ def holds(code: str) -> bool:
 
 def remember(code: str, token: str, name: str) -> None:
     """Keep a seat in the cookie, newest last; seats of rooms that are gone are dropped."""
-    store = rooms().store
-    seats = {old: held for old, held in browser_seats().items() if old != code and store.load(old) is not None}
+    registry = rooms()
+    seats = {old: held for old, held in browser_seats().items() if old != code and registry.exists(old)}
     seats[code] = token
     _keep("seats", seats, SEATS_KEPT)
     session["name"] = name
@@ -104,7 +104,7 @@ def code_or_404(code: str) -> str:
 def room_or_404(code: str) -> str:
     """The code of a room that is there; 404 when it is not."""
     code = code_or_404(code)
-    if rooms().store.load(code) is None:
+    if not rooms().exists(code):
         abort(404)
     return code
 
