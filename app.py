@@ -51,6 +51,7 @@ from maxchen.bus import RedisBus  # noqa: E402
 from maxchen.classroom import Classrooms  # noqa: E402
 from maxchen.errors import IllegalMove  # noqa: E402
 from maxchen.live import ClassLive, Live  # noqa: E402
+from maxchen.locks import SweepClock  # noqa: E402
 from maxchen.names import skeleton  # noqa: E402
 from maxchen.presence import RedisPresence  # noqa: E402
 from maxchen.rooms import Outlets, Rooms  # noqa: E402
@@ -167,11 +168,16 @@ def _seconds_range(text: str) -> tuple[float, float]:
 
 def _sweeper(app):
     rooms = app.extensions["maxchen.rooms"]
+    clock = SweepClock(settle=max(rooms.ttl, app.extensions["maxchen.classes"].ttl))
     while True:
         socketio.sleep(SWEEP_EVERY)
-        if rooms.store.claim("sweep", SWEEP_EVERY * 0.9):  # once across processes
-            rooms.sweep()
-            app.extensions["maxchen.classes"].sweep()
+        try:
+            now = clock.now()
+            if rooms.store.claim("sweep", SWEEP_EVERY * 0.9):  # once across processes
+                rooms.sweep(now)
+                app.extensions["maxchen.classes"].sweep(now)
+        except Exception as error:  # the store away for a moment: the next pass tries again
+            logging.getLogger(__name__).warning("sweep skipped: %s", error)
 
 
 def _heartbeat(rooms):

@@ -473,9 +473,9 @@ class Classrooms:
         entries.sort(key=lambda entry: entry["time"])
         return [face for entry in entries for face in entry["dice"]]
 
-    def sweep(self) -> list[str]:
+    def sweep(self, now: float | None = None) -> list[str]:
         """Drop classes untouched for `ttl` seconds whose tables are all gone."""
-        cutoff = self.clock() - self.ttl
+        cutoff = (self.clock() if now is None else now) - self.ttl  # `now`: a sweep's clock (locks.SweepClock)
         return sweep(self.store.classes(), lambda code: self._drop_idle(code, cutoff), "class")
 
     def _drop_idle(self, code: str, cutoff: float) -> bool:

@@ -2,6 +2,7 @@
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterable
 
 from .errors import IllegalMove
@@ -67,3 +68,30 @@ class Unreadable:
             self._seen.add(code)
             log.exception("%s %s does not load; its players are told so", self.what, code)
         return IllegalMove(self.reason)
+
+
+class SweepClock:
+    """The wall clock as a sweep may trust it: a jump of the wall clock (an NTP step, a VM resumed) never
+    makes a room look idle sooner. A jump is the wall clock moving otherwise than this process's monotonic
+    one; until `settle` seconds after the last jump, `now` is the earlier of the wall clock and the wall
+    clock without the jumps (a room touched on either side of one is judged by the later reading)."""
+
+    TOLERANCE = 5.0  # seconds the two clocks may drift apart between two readings
+
+    def __init__(self, settle: float, wall=time.time, steady=time.monotonic):
+        self.settle, self._wall, self._steady = settle, wall, steady
+        self._last = (wall(), steady())
+        self._jumped = 0.0  # the sum of the jumps since the clocks last settled
+        self._since = None  # the monotonic time of the last jump
+
+    def now(self) -> float:
+        wall, steady = self._wall(), self._steady()
+        jump = (wall - self._last[0]) - (steady - self._last[1])
+        self._last = (wall, steady)
+        if abs(jump) > self.TOLERANCE:
+            self._jumped += jump
+            self._since = steady
+            log.warning("the wall clock jumped %+.0f s: rooms are judged by the time without it", jump)
+        elif self._since is not None and steady - self._since > self.settle:
+            self._jumped, self._since = 0.0, None  # whatever was touched before the jump is judged by now
+        return min(wall, wall - self._jumped)

@@ -352,9 +352,9 @@ class Rooms:
             except IllegalMove:  # the room is gone (a Redis that came back empty): so is its presence
                 self.presence.forget(code)
 
-    def sweep(self) -> list[str]:
+    def sweep(self, now: float | None = None) -> list[str]:
         """Drop rooms untouched for `ttl` seconds and with nobody connected."""
-        cutoff = self.clock() - self.ttl
+        cutoff = (self.clock() if now is None else now) - self.ttl  # `now`: a sweep's clock (locks.SweepClock)
         return sweep(self.store.untouched_since(cutoff), lambda code: self._drop_idle(code, cutoff), "room")
 
     def _drop_idle(self, code: str, cutoff: float) -> bool:

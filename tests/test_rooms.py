@@ -7,8 +7,10 @@ import threading
 import pytest
 
 from maxchen import messages
+from maxchen.classroom import Classrooms
 from maxchen.dice import FixedDice
 from maxchen.errors import IllegalMove
+from maxchen.locks import SweepClock
 from maxchen.presence import Presence, Socket
 from maxchen.rooms import CODE_ALPHABET, Rooms, clean_name, normalize_code
 
@@ -287,6 +289,40 @@ def test_a_room_that_fails_to_sweep_is_logged_and_the_others_are_still_swept(cap
     assert f"sweep: room {broken['code']} left as it is: a broken row" in caplog.text
 
 
+@pytest.mark.parametrize("jump", [7 * 3600, -7 * 3600])
+def test_a_jump_of_the_wall_clock_drops_no_room_before_its_time(jump):
+    """An NTP step or a resumed VM moves the wall clock by hours: a lobby, a game and a class used minutes
+    earlier stay, and so does a room made after the jump; each goes once idle for six hours by the clock
+    that cannot jump (after a jump back, the rooms from before it a few hours late: never early)."""
+    wall, steady = [100_000.0], [50.0]
+    rooms = Rooms(clock=lambda: wall[0])
+    classes = Classrooms(rooms, clock=lambda: wall[0])
+    clock = SweepClock(settle=rooms.ttl, wall=lambda: wall[0], steady=lambda: steady[0])
+    idle_since = {}
+
+    def later(seconds, step=0.0):
+        wall[0] += seconds + step
+        steady[0] += seconds
+        now = clock.now()
+        return {code: steady[0] - idle_since[code] for code in rooms.sweep(now) + classes.sweep(now)}
+
+    idle_since[rooms.create("Ann")["code"]] = steady[0]  # a lobby
+    game = rooms.create("Ben")
+    rooms.join(game["code"], "Cem")
+    rooms.act(game["code"], game["player"], {"action": "start"})
+    idle_since[game["code"]] = steady[0]
+    idle_since[classes.create()["code"]] = steady[0]
+    assert later(300, step=jump) == {}  # five minutes, and the jump
+    idle_since[rooms.create("Dan")["code"]] = steady[0]  # touched by the wall clock after the jump
+    swept = {}
+    for _ in range(14 * 12):  # every five minutes for fourteen hours
+        swept |= later(300)
+    assert sorted(swept) == sorted(idle_since)
+    assert all(idle >= rooms.ttl for idle in swept.values()), swept
+    late = 0 if jump > 0 else -jump
+    assert all(idle <= rooms.ttl + late + 600 for idle in swept.values()), swept
+
+
 def test_pushes_hand_on_the_room_and_private_parts_hold_only_their_own_dice(room):
     rooms, code, ann, ben = room
     pushed = []
@@ -417,3 +453,35 @@ def test_a_new_rule_set_after_a_game_starts_a_clean_lobby(first, then):
     assert rooms.load(code).game is None
     if then != "luegen":  # Lügen needs three
         assert rooms.act(code, ann["player"], {"action": "start"})["phase"] == "playing"
+
+
+def test_the_sweeper_lives_through_a_store_away_and_sweeps_on_its_next_pass(app, monkeypatch, caplog):
+    """A pass that fails (Redis away) is one line in the log; the next pass sweeps as ever."""
+    import app as server
+
+    passes = []
+
+    class Stop(Exception):
+        pass
+
+    def sleep(seconds):
+        if len(passes) == 3:
+            raise Stop
+        passes.append(seconds)
+
+    rooms = app.extensions["maxchen.rooms"]
+    claims = iter([ConnectionError("Redis away"), True, True])
+
+    def claim(name, seconds):
+        answer = next(claims)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    swept = []
+    monkeypatch.setattr(server.socketio, "sleep", sleep)
+    monkeypatch.setattr(rooms.store, "claim", claim)
+    monkeypatch.setattr(rooms, "sweep", lambda now=None: swept.append(now) or [])
+    with pytest.raises(Stop):
+        server._sweeper(app)
+    assert len(swept) == 2 and "sweep skipped: Redis away" in caplog.text
