@@ -12,7 +12,10 @@ waits forever for headers that trickle in, one byte at a time, and keeps
   seconds of the connection starting to wait (an idle keep-alive connection
   is closed after `KEEPALIVE_IDLE` seconds already).
 - A request's body must be read within `BODY_TIMEOUT` seconds of its headers
-  (a body sent a byte at a time is cut, and the connection closed).
+  (a body sent a byte at a time is cut, and the connection closed). So must
+  what the app left unread (a body sent to a 404, a 429, a GET): it is read
+  away within that deadline, at most `DISCARD` bytes of it, or the
+  connection closes (eventlet alone would wait for all of it, for ever).
 - One address may have at most `WAITING_PER_ADDRESS` waiting connections; a
   new one closes its oldest if that one has waited `GRACE` seconds (a busy
   server may take a moment to read what arrived). Connections past their
@@ -26,6 +29,7 @@ waits forever for headers that trickle in, one byte at a time, and keeps
 """
 
 import collections
+import contextlib
 import logging
 import os
 import time
@@ -40,6 +44,7 @@ CONNECTIONS_PER_ADDRESS = 4096  # open connections per client address, whatever 
 GRACE = 2  # seconds a connection may wait before a newer one from its address may close it
 YIELD_EVERY = 8  # requests in a row on one connection before the others get a turn
 CONNECTION_BUFFER = 2048  # bytes each connection reads and writes through (eventlet: 8 and 16 KiB)
+DISCARD = 64 * 1024  # bytes of a body the app did not read that are read away to keep its connection
 
 
 def setting(name: str) -> float:
@@ -89,6 +94,19 @@ class _SlowBody:
 
     def read(self, *args):
         return self._read("read", *args)
+
+    def discard(self, buffer_size=16 << 10):
+        """What the app left unread, read away by the body's deadline (a little of it): else the connection closes."""
+        from werkzeug.exceptions import ClientDisconnected
+
+        left = DISCARD
+        with contextlib.suppress(ClientDisconnected, OSError):
+            while left > 0:
+                data = self._read("read", min(buffer_size, left))
+                if not data:
+                    return
+                left -= len(data)
+        self._protocol.close_connection = 1
 
     def readline(self, *args):
         return self._read("readline", *args)
@@ -195,7 +213,8 @@ def eventlet_protocol(unlimited=()):
         def get_environ(self):
             environ = super().get_environ()
             # Only the app's input: a WebSocket reads `eventlet.input` as long as it lives.
-            environ["wsgi.input"] = _SlowBody(environ["wsgi.input"], self, body_timeout)
+            body = environ["wsgi.input"] = _SlowBody(environ["wsgi.input"], self, body_timeout)
+            environ["eventlet.input"].discard = body.discard  # eventlet's own, after the answer: by the deadline too
             return environ
 
         def _head_done(self):

@@ -143,6 +143,42 @@ def test_a_body_sent_a_byte_at_a_time_is_cut(server, many_files):
             attack.close()
 
 
+def test_a_body_the_app_never_reads_is_cut_by_the_bodys_deadline():
+    """A GET with a body, a POST to no page, JSON to a form, a refusal: the answer comes, and a body that
+    never ends is cut by the body's deadline (eventlet alone read it for ever, one header block holding a
+    connection); a short one is read away and its connection serves the next request."""
+    server = Server(env={"MAXCHEN_BODY_TIMEOUT": "2", "MAXCHEN_KEEPALIVE_IDLE": "60"}).wait_ready()
+    host = f"Host: 127.0.0.1:{server.port}\r\n"
+    heads = [
+        "GET / HTTP/1.1\r\n",
+        "POST /no/such/page HTTP/1.1\r\n",
+        "POST /rooms HTTP/1.1\r\nContent-Type: application/json\r\n",  # a form's address: its origin refused
+    ]
+    opened = []
+    try:
+        for head in heads:
+            endless = socket.socket()
+            endless.bind((ATTACKER, 0))
+            endless.connect(("127.0.0.1", server.port))
+            endless.sendall(f"{head}{host}Content-Length: 1000000\r\n\r\n{{".encode())
+            short = socket.socket()
+            short.connect(("127.0.0.1", server.port))
+            short.sendall(f"{head}{host}Content-Length: 5\r\n\r\n12345".encode())
+            opened += [endless, short]
+        assert _all_answered(opened, 10)
+        endless, short = opened[::2], opened[1::2]
+        assert wait_until(lambda: all(_closed_by_server(s) for s in endless), 2 + 5)
+        for client in short:  # kept alive: the next request on it is answered
+            assert not _closed_by_server(client)
+            client.sendall(f"GET /rules HTTP/1.1\r\n{host}\r\n".encode())
+        assert _all_answered(short, 10)
+        assert "Traceback" not in server.output()
+    finally:
+        for client in opened:
+            client.close()
+        server.stop()
+
+
 def test_a_refused_socket_says_why_in_its_data(server):
     """The page reloads on `bad_token`: it reads the code from connect_error's data."""
     refused = []
