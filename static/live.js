@@ -48,8 +48,9 @@
       if (!room || (el.scrollWidth <= el.clientWidth && ruler.measureText(full).width <= room + 0.25)) continue;
       const g = graphemes(full);
       const cut = (kept) => {
-        const tail = kept <= 4 ? Math.ceil(kept / 2) : Math.floor(kept * 0.4); // "A…K." tells "Anna K." from "Anna M."
-        return g.slice(0, kept - tail).join("") + "…" + g.slice(g.length - tail).join("");
+        let tail = kept <= 4 ? Math.ceil(kept / 2) : Math.floor(kept * 0.4); // "A…K." tells "Anna K." from "Anna M."
+        while (tail < kept - 1 && !/[\p{L}\p{N}]/u.test(g.slice(g.length - tail).join(""))) tail++; // not just "."
+        return g.slice(0, kept - tail).join("").trimEnd() + "…" + g.slice(g.length - tail).join("").trimStart();
       };
       const fits = (kept) => ruler.measureText(cut(kept)).width + 1 <= room;
       let lo = 1;

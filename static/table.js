@@ -133,7 +133,8 @@
     if (stage && !body.classList.contains("board")) {
       delete body.dataset.fit;
       const over = (el) => !!el && el.scrollHeight > el.clientHeight + 1;
-      const cut = () => over(stage) || over($("controls")); // a row, or a button of my move, out of sight
+      const wide = () => [...stage.querySelectorAll(".table-list .player")].some((row) => row.scrollWidth > row.clientWidth + 1);
+      const cut = () => over(stage) || over($("controls")) || wide(); // a row, its standing, or a button of my move, out of sight
       let steps = ""; // every step taken, "1 2 3": the styles of a step hold in each denser one (data-fit~="2")
       for (let level = 1; level <= FITS && body.dataset.phase === "playing" && cut(); level++) {
         steps = `${steps} ${level}`.trim();
@@ -277,6 +278,15 @@
   }
 
   function graceClock(row, left) {
+    let bar = row && row.querySelector(".grace-bar");
+    if (left <= 0) bar?.remove();
+    else if (row && !bar) {
+      bar = document.createElement("i");
+      bar.className = "grace-bar";
+      bar.style.setProperty("--from", String(left / GRACE));
+      bar.style.animationDuration = left + "ms";
+      row.append(bar);
+    }
     const tag = row && row.querySelector(".offline-wait");
     if (!tag) return;
     let clock = tag.querySelector(".grace-left");

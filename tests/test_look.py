@@ -389,11 +389,11 @@ NAMES_SHOWN = """(names) => names.filter((n) => n.checkVisibility()).map((n) => 
 }))"""
 
 
-def _names_apart(page, selector, tag):
+def _names_apart(page, selector, tag, count=10):
     """Every name `selector` finds is whole or shortened in its middle, and no two look the same."""
     found = page.eval_on_selector_all(selector, NAMES_SHOWN)
     shown = [name["shown"] for name in found]
-    assert len(found) == 10 and len(set(shown)) == 10, (tag, shown)
+    assert len(found) == count and len(set(shown)) == count, (tag, shown)
     assert not [name for name in found if name["cut"]], (tag, found)
 
 
@@ -431,6 +431,36 @@ def test_ten_long_names_that_begin_alike_stay_apart_on_a_phone_and_the_tv(browse
     tv.wait_for_function("() => !document.querySelector('#players .to-shake')")  # every cup shaken
     on_the_tv("playing")
     tv.context.close()
+    context.close()
+
+
+@pytest.mark.parametrize(("rules", "size", "players"), [("perudo", "small", 10), ("luegen", "landscape", 6)])
+def test_a_reveal_of_long_names_stays_whole_on_the_screen(browser, look_server, rules, size, players):
+    """Fifty dice under ten long names on the smallest phone, six cups on a phone on its side: the reveal's card
+    on the screen, every die and the verdict in it, each name shortened in its middle."""
+    context, page, base, code, tokens = _started(browser, look_server, size, rules, players, "en", ALIKE)
+    _shake(page)
+    page.wait_for_selector("form[data-claim]")
+    _claim(page)
+    page.wait_for_selector("form[data-claim]", state="detached")
+    challenge, bids = RULESETS[rules].CHALLENGE, 0
+    for token in tokens * 2:  # the next players bid the least, the third calls it
+        view = _view(base, code, token)
+        if challenge in view["allowed"] and bids == 2:
+            _api(base, code, token, action=challenge)
+            break
+        if "bid" in view["allowed"]:
+            _api(base, code, token, action="bid", **view["choices"][0])
+            bids += 1
+    page.wait_for_selector("#reveal-overlay:not([hidden]) .verdict")
+    page.wait_for_function(look.AT_REST)
+    card = page.locator("#reveal-overlay .reveal").bounding_box()
+    width, height = SIZES[size]
+    assert card["x"] >= 0 and card["x"] + card["width"] <= width + 1, card
+    assert card["y"] >= 0 and card["y"] + card["height"] <= height + 1, card
+    assert page.locator("#reveal-overlay .cups li").count() == players
+    _names_apart(page, "#reveal-overlay .cups .name", "reveal", players)
+    _check(page, f"reveal-alike-{rules}-{size}")
     context.close()
 
 
