@@ -482,6 +482,7 @@ def start_server(instance, checkout=ROOT, redis_url=None) -> tuple[subprocess.Po
         "MAXCHEN_LIMIT_FAILURES": os.environ.get("MAXCHEN_LIMIT_FAILURES", "1000 per minute"),
         # A slowloris guard: a busy server reads the headers of hundreds of connections from this one address late.
         "MAXCHEN_WAITING_PER_ADDRESS": os.environ.get("MAXCHEN_WAITING_PER_ADDRESS", "100000"),
+        "MAXCHEN_IDLE_PER_ADDRESS": os.environ.get("MAXCHEN_IDLE_PER_ADDRESS", "100000"),
         "MAXCHEN_SECRET_KEY": os.environ.get("MAXCHEN_SECRET_KEY", "bench-" + str(os.getpid())),
     }
     scaled = ["--redis", redis_url] if redis_url else []

@@ -22,6 +22,10 @@ waits forever for headers that trickle in, one byte at a time, and keeps
   headers (an open page's WebSocket, a request being answered) never count,
   so a class behind one school router or the load benchmark's 2,000 players
   from one address are not touched.
+- One address may keep at most `IDLE_PER_ADDRESS` connections idle between
+  requests: past it, a connection closes once its answer is sent (thousands
+  of keep-alive loops from one address left everyone else seconds behind).
+  The load benchmark, thousands of players on one address, lifts it.
 - One address may hold at most `CONNECTIONS_PER_ADDRESS` open connections
   of any kind (keep-alive loops, WebSockets that never join a room): a new
   one past it is closed unread, so one client cannot fill the server's
@@ -41,6 +45,7 @@ HEAD_TIMEOUT = 10  # seconds for a request's line and headers, from the start of
 BODY_TIMEOUT = 10  # seconds for a request's body, from the end of its headers (ours are at most 16 KB)
 WAITING_PER_ADDRESS = 128  # waiting connections per client address; a new one closes the oldest
 CONNECTIONS_PER_ADDRESS = 4096  # open connections per client address, whatever they do
+IDLE_PER_ADDRESS = 256  # keep-alive connections per client address idle between requests
 GRACE = 2  # seconds a connection may wait before a newer one from its address may close it
 YIELD_EVERY = 8  # requests in a row on one connection before the others get a turn
 CONNECTION_BUFFER = 2048  # bytes each connection reads and writes through (eventlet: 8 and 16 KiB)
@@ -128,6 +133,7 @@ def eventlet_protocol(unlimited=()):
     head_timeout, body_timeout, grace = setting("HEAD_TIMEOUT"), setting("BODY_TIMEOUT"), setting("GRACE")
     per_address = int(setting("WAITING_PER_ADDRESS"))
     open_per_address = int(setting("CONNECTIONS_PER_ADDRESS"))
+    idle_per_address = int(setting("IDLE_PER_ADDRESS"))
     import eventlet
     import eventlet.wsgi
     import greenlet
@@ -135,6 +141,7 @@ def eventlet_protocol(unlimited=()):
     # address -> {protocol: (its greenlet, when it started waiting)}, oldest first
     waiting: dict[str, dict] = collections.defaultdict(dict)
     holding: collections.Counter = collections.Counter()  # address -> open connections
+    idle: collections.Counter = collections.Counter()  # address -> connections between two requests
     refused_at: dict[str, float] = {}  # address -> when its last refusal was logged
     hub = eventlet.hubs.get_hub()
 
@@ -147,6 +154,7 @@ def eventlet_protocol(unlimited=()):
 
         requests = 0  # requests this connection sent
         served = False  # a request of this connection got through its head: it is a client, not a slowloris
+        idling = False  # answered, kept alive, its next request not yet in
 
         def handle(self):
             address = self.client_address[0] if isinstance(self.client_address, tuple) else str(self.client_address)
@@ -167,6 +175,7 @@ def eventlet_protocol(unlimited=()):
             try:
                 super().handle()
             finally:
+                self._busy()
                 holding[address] -= 1
                 if not holding[address]:
                     del holding[address]
@@ -188,6 +197,12 @@ def eventlet_protocol(unlimited=()):
                 self.close_connection = 1
             finally:
                 self._head_done()
+                if not self.close_connection and address not in unlimited and not self.idling:
+                    if idle[address] >= idle_per_address:
+                        self.close_connection = 1  # its address keeps enough idle ones
+                    else:
+                        idle[address] += 1
+                        self.idling = True
                 # An idle keep-alive connection need not hold its last request (environ, Flask's request, headers).
                 self.environ = self.headers = None
 
@@ -202,7 +217,16 @@ def eventlet_protocol(unlimited=()):
                 del queue[oldest]
                 hub.schedule_call_global(0, _cut, oldest, thread)
 
+        def _busy(self):
+            """Its next request came in (or it closed): no longer idle."""
+            if self.idling:
+                self.idling = False
+                idle[self._address] -= 1
+                if not idle[self._address]:
+                    del idle[self._address]
+
         def parse_request(self):
+            self._busy()
             try:
                 ready = super().parse_request()
                 self.served = self.served or ready

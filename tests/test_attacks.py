@@ -313,6 +313,35 @@ def test_one_address_holds_only_so_many_connections_however_busy_it_keeps_them(m
         server.stop()
 
 
+def test_one_address_keeps_only_so_many_connections_idle_between_requests(many_files):
+    """Keep-alive loops from one address (each asking now and then): past the cap, a connection closes once
+    answered; those kept go on serving, and other addresses are not touched."""
+    server = Server(env={"MAXCHEN_KEEPALIVE_IDLE": "60", "MAXCHEN_IDLE_PER_ADDRESS": "20"}).wait_ready()
+    held = []
+    try:
+        ask = f"GET /rules HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n\r\n".encode()
+        for _ in range(30):
+            client = socket.socket()
+            client.bind((ATTACKER, 0))
+            client.connect(("127.0.0.1", server.port))
+            client.sendall(ask)
+            held.append(client)
+        assert _all_answered(held, 10)
+        assert wait_until(lambda: sum(_closed_by_server(c) for c in held) == 10, 5)
+        kept = [c for c in held if not _closed_by_server(c)]
+        assert len(kept) == 20
+        for client in kept:  # still alive: asked again, each answers
+            client.sendall(ask)
+        assert _all_answered(kept, 10)
+        mine = requests.Session()  # another address keeps its own connection alive
+        assert mine.get(server.url + "/rules", timeout=5).status_code == 200
+        assert mine.get(server.url + "/rules", timeout=5).headers.get("Connection") != "close"
+    finally:
+        for client in held:
+            client.close()
+        server.stop()
+
+
 def test_requests_pipelined_on_one_connection_do_not_hold_up_anyone_else(server):
     """HTTP/1.1 pipelining: thousands of requests sent at once on one connection, answered one by one."""
     import threading
