@@ -126,6 +126,48 @@ class _SlowBody:
         return getattr(self._body, name)
 
 
+PHRASES = {400: "Bad Request", 413: "Payload Too Large", 414: "URI Too Long", 431: "Request Header Fields Too Large"}
+WHY = {
+    400: "The request could not be read.",
+    414: "The request's address is too long.",
+    431: "A header of the request is too long.",
+}
+
+
+def refusal(status: int, headers: dict) -> bytes:
+    """A whole answer for a request refused before the app saw it: the API's JSON error, the pages' headers."""
+    import json
+
+    body = json.dumps({"error": {"code": "bad_request", "reason": "bad_request", "params": {}, "message": WHY[status]}})
+    lines = [
+        f"HTTP/1.1 {status} {PHRASES[status]}",
+        "Connection: close",
+        "Content-Type: application/json",
+        f"Content-Length: {len(body)}",
+        "Cache-Control: no-store",
+        *(f"{k}: {v}" for k, v in headers.items()),
+    ]
+    return ("\r\n".join(lines) + "\r\n\r\n" + body).encode()
+
+
+class _Refusals:
+    """A connection's output: eventlet's own bare refusals (a header line too long, a bad Content-Length, an
+    address too long) go out as `refusal`s instead; all else as it is."""
+
+    def __init__(self, wfile, headers):
+        self._wfile, self._headers = wfile, headers
+
+    def write(self, data):
+        if data[:10] == b"HTTP/1.0 4":  # eventlet writes its refusals as HTTP/1.0; the app's answers are 1.1
+            status = int(data[9:12])
+            too_long = status == 414 or b"Too Long" in data or b"Too Large" in data
+            data = refusal(414 if status == 414 else 431 if too_long else 400, self._headers)
+        return self._wfile.write(data)
+
+    def __getattr__(self, name):
+        return getattr(self._wfile, name)
+
+
 def eventlet_protocol(unlimited=()):
     """eventlet.wsgi's HttpProtocol with the limits above (eventlet imported only here); connections
     from the `unlimited` addresses (a proxy in front, which limits its own clients) are not counted."""
@@ -149,8 +191,19 @@ def eventlet_protocol(unlimited=()):
         if protocol._head_timer.pending:  # still waiting for its head when the hub gets here
             thread.throw(TooSlow)
 
+    from .security import HEADERS
+
     class Protocol(eventlet.wsgi.HttpProtocol):
         rbufsize = wbufsize = CONNECTION_BUFFER
+
+        def setup(self):
+            super().setup()
+            self.wfile = _Refusals(self.wfile, HEADERS)
+
+        def send_error(self, code, message=None, explain=None):
+            """A request line that is no request: refused whole, the line never echoed."""
+            self.close_connection = 1
+            self.wfile.write(refusal(code if code in WHY else 400, HEADERS))
 
         requests = 0  # requests this connection sent
         served = False  # a request of this connection got through its head: it is a client, not a slowloris

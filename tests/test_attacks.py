@@ -179,6 +179,37 @@ def test_a_body_the_app_never_reads_is_cut_by_the_bodys_deadline():
         server.stop()
 
 
+def _raw(port: int, request: bytes) -> bytes:
+    """What the server answers a raw request with, to the close."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+        client.sendall(request)
+        answer = b""
+        while chunk := client.recv(65536):
+            answer += chunk
+    return answer
+
+
+@pytest.mark.parametrize(
+    ("request_head", "status"),
+    [
+        ("GET /api/rooms HTTP/1.1\r\nAuthorization: Bearer " + "x" * 10_000 + "\r\n", 431),  # a header line too long
+        ("GET /" + "a" * 9000 + " HTTP/1.1\r\n", 414),  # an address too long
+        ("POST /api/rooms HTTP/1.1\r\nContent-Length: -5\r\n", 400),  # a length that is none
+        ("GET / HTTP/9<script>alert(1)</script>\r\n", 400),  # a request line that is no request
+    ],
+)
+def test_a_request_refused_before_the_app_is_a_whole_answer_with_the_pages_headers(server, request_head, status):
+    """eventlet refused these itself: a bare status, no CSP or nosniff, and the request line echoed as HTML."""
+    answer = _raw(server.port, f"{request_head}Host: 127.0.0.1:{server.port}\r\n\r\n".encode())
+    head, _, body = answer.partition(b"\r\n\r\n")
+    lines = head.decode().split("\r\n")
+    assert lines[0].startswith(f"HTTP/1.1 {status} "), lines[0]
+    assert "X-Content-Type-Options: nosniff" in lines and any(h.startswith("Content-Security-Policy:") for h in lines)
+    assert json.loads(body)["error"]["code"] == "bad_request"
+    assert b"script" not in body
+    assert requests.get(server.url + "/", timeout=5).status_code == 200
+
+
 def test_a_refused_socket_says_why_in_its_data(server):
     """The page reloads on `bad_token`: it reads the code from connect_error's data."""
     refused = []
