@@ -31,6 +31,7 @@ _HIDDEN = (
     (0xFE00, 0xFE0F),
     (0xFFA0, 0xFFA0),
     (0xFFF0, 0xFFF8),
+    (0xFFFC, 0xFFFC),  # object replacement: drawn blank where no object is
     (0xE0000, 0xE0FFF),
 )
 # Variation selectors pick a glyph of the character before them (❤️, 葛󠄀).
@@ -142,7 +143,7 @@ def clean_name(text) -> str:
     No control characters, no format or bidi controls (category Cf) and no
     other code point that draws nothing, except joiners and variation
     selectors where they belong (see `_allowed_hidden`); at least one
-    letter, digit or sign.
+    letter, digit or sign; no "…", which a shortened name shows.
     """
     if not isinstance(text, str):
         raise IllegalMove("bad_name", limit=NAME_LENGTH)
@@ -158,6 +159,8 @@ def clean_name(text) -> str:
         raise IllegalMove("bad_name", limit=NAME_LENGTH)
     if not any(_visible(ch) for ch in name):
         raise IllegalMove("name_blank")
+    if "..." in skeleton(name):  # "…", "...": what the table puts in a long name's middle (static/live.js)
+        raise IllegalMove("name_ellipsis")
     return name
 
 

@@ -80,6 +80,10 @@ def test_names_in_any_script_are_kept(typed, name):
         ("a\u2028b", "name_control"),
         ("Ann\U0001d159", "name_invisible"),  # a musical null notehead: drawn blank
         ("\U00016fe4", "name_invisible"),  # Khitan filler
+        ("Ann\ufffc", "name_invisible"),  # OBJECT REPLACEMENT CHARACTER: drawn blank, a second "Ann"
+        ("\ufffc", "name_invisible"),
+        ("Alexa\u2026lski", "name_ellipsis"),  # what "Alexander Kowalski" shows as when cut
+        ("Alexa...lski", "name_ellipsis"),
         ("", "bad_name"),
         ("x" * 21, "bad_name"),
     ],
