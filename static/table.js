@@ -280,12 +280,13 @@
   function graceClock(row, left) {
     let bar = row && row.querySelector(".grace-bar");
     if (left <= 0) bar?.remove();
-    else if (row && !bar) {
-      bar = document.createElement("i");
-      bar.className = "grace-bar";
-      bar.style.setProperty("--from", String(left / GRACE));
-      bar.style.animationDuration = left + "ms";
-      row.append(bar);
+    else if (row) { // shorter each second, as the clock's words below
+      if (!bar) {
+        bar = document.createElement("i");
+        bar.className = "grace-bar";
+        row.append(bar);
+      }
+      bar.style.transform = `scaleX(${Math.ceil(left / 1000) / (GRACE / 1000)})`;
     }
     const tag = row && row.querySelector(".offline-wait");
     if (!tag) return;
