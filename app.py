@@ -47,7 +47,7 @@ from flask_socketio import SocketIO  # noqa: E402
 
 from maxchen import assets, fastjson, presence, security, serve, stats, throttle, web  # noqa: E402
 from maxchen.botplay import BotPlay  # noqa: E402
-from maxchen.bus import RedisBus  # noqa: E402
+from maxchen.bus import RedisBus, socketio_queue  # noqa: E402
 from maxchen.classroom import Classrooms  # noqa: E402
 from maxchen.errors import IllegalMove  # noqa: E402
 from maxchen.live import ClassLive, Live  # noqa: E402
@@ -100,8 +100,12 @@ def create_app(test_config=None) -> Flask:
     # Scaled out, clients use WebSocket only: a connection stays with one process from start to end,
     # so the proxy needs no sticky sessions (long-polling's requests could land on another process).
     app.config["WEBSOCKET_ONLY"] = bool(app.config.get("MESSAGE_QUEUE"))
+    # After Redis was away, each socket of this process gets its room afresh (what was pushed meanwhile is lost).
     queue = (
-        {"message_queue": app.config["MESSAGE_QUEUE"], "channel": "maxchen", "transports": ["websocket"]}
+        {
+            "client_manager": socketio_queue(app.config["MESSAGE_QUEUE"], "maxchen", rooms.refresh),
+            "transports": ["websocket"],
+        }
         if app.config["WEBSOCKET_ONLY"]
         else {}
     )

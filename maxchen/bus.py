@@ -4,6 +4,10 @@ Socket.IO's message queue carries messages for clients only. A class board
 is drawn by each process for its own boards, so every process must hear of
 a change of a class made in another one: `RedisBus` publishes it on the
 channel `PREFIXbus`, and each process's listener hands it to `heard`.
+
+`socketio_queue` is Socket.IO's queue itself, made to catch up after Redis
+was away: what was published meanwhile is lost to this process's sockets,
+so once it listens again each of them gets its room afresh.
 """
 
 import json
@@ -58,3 +62,29 @@ class RedisBus:
             except Exception as error:  # Redis away for a moment, or a handler failed: listen again
                 log.warning("the processes' bus stopped (%s); listening again", error)
                 self.sleep(1)
+
+
+def socketio_queue(url: str, channel: str, resubscribed):
+    """Socket.IO's Redis queue that listens again every second while Redis is away (python-socketio waits up
+    to a minute), and calls `resubscribed` (in a background task) each time it listens again."""
+    import socketio
+
+    class Queue(socketio.RedisManager):
+        def _redis_listen_with_retries(self):
+            failed = False
+            while True:
+                try:
+                    self._redis_connect()
+                    self.pubsub.subscribe(self.channel)
+                    if failed:
+                        log.warning("the Socket.IO queue listens again: this process's sockets get their rooms afresh")
+                        self.server.start_background_task(resubscribed)
+                    failed = False
+                    yield from self.pubsub.listen()
+                except Exception as error:
+                    if not failed:
+                        log.warning("the Socket.IO queue stopped (%s); listening again", error)
+                    failed = True
+                    self.server.sleep(1)
+
+    return Queue(url, channel=channel)

@@ -95,6 +95,11 @@ class Presence:
             self._bump(socket.code)
             return socket
 
+    def own(self) -> list[Socket]:
+        """The sockets connected to this process."""
+        with self._lock:
+            return list(self._sockets.values())
+
     def get(self, sid: str) -> Socket | None:
         """The socket with that id, if it is open."""
         return self._sockets.get(sid)
@@ -313,6 +318,11 @@ class RedisPresence:
             pipe.delete(self._room_key(code, "held"))
         pipe.incr(self._room_key(code, "seq"))
         pipe.execute()
+
+    def own(self) -> list[Socket]:
+        """The sockets connected to this process."""
+        with self._lock:
+            return list(self._own.values())
 
     def get(self, sid: str) -> Socket | None:
         """This process's socket with that id, if it is open."""

@@ -343,6 +343,20 @@ class Rooms:
             budget(code, player)
         self.outlets.react(code, player, emoji)
 
+    def refresh(self) -> None:
+        """Every socket of this process gets its room afresh (the queue between processes lost what came
+        meanwhile: a Redis restarted). A room that fails is left for the next change."""
+        by_room: dict[str, list[Socket]] = {}
+        for socket in self.presence.own():
+            by_room.setdefault(socket.code, []).append(socket)
+        for code, sockets in by_room.items():
+            try:
+                with self._locked(code) as room:
+                    for socket in sockets:
+                        self.outlets.welcome(socket, room)
+            except Exception as error:  # gone meanwhile, or Redis away again: the next resubscribe tries
+                log.warning("refresh: room %s left as it is: %r", code, error)
+
     def heartbeat(self) -> None:
         """Presence's beat (several processes): rooms whose sockets a gone process took along hear it."""
         for code in self.presence.beat():

@@ -306,6 +306,42 @@ def test_two_processes_on_one_redis_count_simultaneous_checks_once(redis_url):
         two.stop()
 
 
+def test_after_a_redis_restart_a_socket_on_another_process_hears_the_change(tmp_path):
+    """Redis restarts while two processes serve one room: a change made on process one as soon as Redis is
+    back reaches Ben's socket on process two (python-socketio's queue waited up to a minute to listen again,
+    and what was published meanwhile was lost: Ben waited for ever)."""
+    from tests.conftest import RedisServer, need_redis_server
+
+    need_redis_server()
+    aof = ("--appendonly", "yes", "--appendfsync", "always")
+    redis_server = RedisServer(tmp_path, *aof).start()
+    one = Server("--redis", redis_server.url).wait_ready()
+    two = Server("--redis", redis_server.url).wait_ready()
+    ben = None
+    try:
+        ann = create_room(one.url, "Ann")
+        ben = Player(two.url, join_room(two.url, ann["code"], "Ben")["token"]).connect()
+        ben.wait_for(lambda view: len(view["players"]) == 2)
+        redis_server.shutdown()
+        time.sleep(4)  # python-socketio's listener backs off 1, 2, 4 s…
+        redis_server = RedisServer(tmp_path, *aof, port=redis_server.port).start()
+        answer = requests.post(
+            f"{one.url}/api/rooms/{ann['code']}/actions",
+            json={"action": "start"},
+            headers={"Authorization": f"Bearer {ann['token']}"},
+            timeout=20,
+        )
+        assert answer.status_code == 200, answer.text
+        assert ben.wait_for(lambda view: view["phase"] == "playing", 20)["phase"] == "playing"
+        assert "listens again" in two.output()
+    finally:
+        if ben:
+            ben.disconnect()
+        one.stop()
+        two.stop()
+        redis_server.stop()
+
+
 def test_with_redis_away_every_change_is_refused_with_a_reason_and_none_half_made(tmp_path):
     """Redis stops under a running server: the API, a page's form and a socket are told `store_down`;
     when Redis is back (its AOF kept the room), the room plays on where it was."""
