@@ -28,6 +28,7 @@ STATUS = {
 # reason -> the API code it answers with (unless the raiser says otherwise)
 REASONS = {
     "not_json": "bad_request",
+    "unreadable": "bad_request",
     "no_bearer": "bad_token",
     "connect_first": "bad_token",
     "option_choice": "bad_value",

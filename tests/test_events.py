@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from .conftest import wait_until
 
 
@@ -192,6 +194,33 @@ def test_a_binary_event_announcing_endless_attachments_is_ignored_and_keeps_noth
     for _ in range(3):
         server._handle_eio_message(client.eio_sid, bytes(12_000))  # frames with no packet to join
     assert client.eio_sid not in server._binary_packet
+    assert client.is_connected()
+    answer = client.emit("action", {"action": "start"}, callback=True)
+    assert answer["view"]["phase"] == "playing"  # the seat plays on
+
+
+@pytest.mark.parametrize(
+    "packet",
+    [
+        '21["action",NaN]',
+        '22["action",Infinity]',
+        '23["action","\\ud800"]',  # a lone surrogate
+        "24[" + "[" * 40 + "]" * 40 + "]",  # deeper than any message of ours
+        "25[]",  # an event without a name
+        "26[5]",
+        '51-7["action",{"_placeholder":true,"num":0}]',  # a binary event
+    ],
+)
+def test_an_unreadable_packet_that_asks_for_an_answer_gets_bad_request(sio, table, packet):
+    """python-socketio dropped these without a word: a script waiting on its ack waited for ever."""
+    from app import socketio
+
+    code, ann, _ben, _cem = table
+    client = sio(ann["token"])
+    client.acks = None
+    socketio.server._handle_eio_message(client.eio_sid, packet)
+    assert client.acks is not None, packet
+    assert client.acks["args"][0]["error"]["code"] == "bad_request"
     assert client.is_connected()
     answer = client.emit("action", {"action": "start"}, callback=True)
     assert answer["view"]["phase"] == "playing"  # the seat plays on

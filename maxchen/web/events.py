@@ -42,10 +42,15 @@ class TextPacket(Packet):
         # announces (999,999,999 of them, if it says so) until they have all come.
         binary = self.packet_type in (BINARY_EVENT, BINARY_ACK)
         if attachments is None or binary or (self.packet_type == EVENT and not _named(self.data)):
-            # An event nobody handles (python-socketio itself fails on a nameless one).
-            self.packet_type, self.namespace, self.id, self.data = EVENT, "/", None, ["unreadable"]
+            # Our own event `unreadable`, which refuses it: answered if the sender asked for an answer
+            # (an ack id), never handed on (python-socketio itself fails on a nameless one).
+            asked = self.id if self.packet_type in (EVENT, BINARY_EVENT) else None
+            self.packet_type, self.namespace, self.id, self.data = EVENT, "/", asked, [UNREADABLE]
             return 0
         return attachments
+
+
+UNREADABLE = "unreadable"  # what an event no JSON reader or handler could take becomes
 
 
 def _named(data) -> bool:
@@ -248,6 +253,12 @@ def init_app(app, socketio, rooms, live: Live, class_live: ClassLive) -> None:
             return call(socket.code, socket.player)
         except IllegalMove as error:
             return messages.answer(error, socket.lang if socket else None)
+
+    @socketio.on(UNREADABLE)
+    def unreadable(*_any):
+        """A packet that was no event of ours (TextPacket): refused, in the socket's language."""
+        socket = rooms.presence.get(request.sid)
+        return messages.answer(IllegalMove("unreadable"), socket.lang if socket else None)
 
     @socketio.on("action")
     def action(payload=None, *_more):
