@@ -1681,6 +1681,7 @@ def test_the_room_table_on_a_tv_invites_in_the_lobby_and_shows_the_bids_in_play(
     page.set_viewport_size({"width": size[0], "height": size[1]})
     page.goto(f"{server.url}/r/{codes['lobby10']}/board?show=table")
     page.wait_for_selector("body[data-show=table][data-phase=lobby] .lobby-list .player")
+    page.wait_for_function(look.AT_REST)
     sizes = page.evaluate(BOARD_SIZES)
     assert sizes["smallest"] >= 32 and sizes["scroll"] <= 0, sizes
     assert page.evaluate(OVERFLOWS) == [], page.evaluate(OVERFLOWS)
@@ -1692,6 +1693,7 @@ def test_the_room_table_on_a_tv_invites_in_the_lobby_and_shows_the_bids_in_play(
     board.shot(f"room-tv-lobby-{size[0]}x{size[1]}")
     page.goto(f"{server.url}/r/{codes['bids']}/board?show=table")
     page.wait_for_selector("body[data-show=table] #table .bid-history li:not(.standing)")
+    page.wait_for_function(look.AT_REST)  # (a loaded machine: the card may still be sliding in)
     chip = page.locator("#table .bid-history li:not(.standing)")  # the standing bid is the card above it
     assert chip.count() == 1 and look.in_view(page, "#table .bid-history li") and "Anke" in chip.inner_text()
     assert chip.locator(".die").bounding_box()["width"] >= 48 and not page.is_visible("#table .bid-history .standing")
