@@ -84,6 +84,11 @@ def _entry(code: str, data: dict, roll: dict, now: float) -> dict:
 class MemoryStore:
     """Rooms in this process's memory: for tests and throwaway servers."""
 
+    KIND = "memory"
+
+    def ping(self) -> None:
+        """Nothing to reach (the health check)."""
+
     def __init__(self, max_rolls=100_000, room_cap=ROOM_LOG_CAP):
         self._rooms: dict[str, str] = {}
         self._touched: dict[str, float] = {}
@@ -272,6 +277,13 @@ class SqliteStore:
     One server process owns the file, so reads come from a write-through
     cache of the rooms' JSON; only changes touch the disk.
     """
+
+    KIND = "sqlite"
+
+    def ping(self) -> None:
+        """Read from the file (the health check); raises when it cannot."""
+        with self._lock:
+            self._db.execute("SELECT 1 FROM rooms LIMIT 1").fetchone()
 
     def __init__(self, path, room_cap=ROOM_LOG_CAP):
         self.path = Path(path)
@@ -484,6 +496,12 @@ class RedisStore:
     a round trip, but keeps the logic where neither Python's tests nor its
     readers look; a lock with expiry adds a way to fail (it expires mid-save).
     """
+
+    KIND = "redis"
+
+    def ping(self) -> None:
+        """Ask Redis (the health check); raises when it does not answer."""
+        self._redis.ping()
 
     def __init__(self, url: str, room_cap=ROOM_LOG_CAP, prefix=REDIS_PREFIX):
         import redis  # here, so that SQLite users never load it

@@ -105,3 +105,22 @@ def test_http_errors_are_pages_with_a_way_home(client):
     assert "Das hat nicht geklappt" in german and "Method Not Allowed" not in german
     lost = client.get("/no/such/page").get_data(as_text=True)
     assert "There is no such page." in lost and "No such room" not in lost
+
+
+def test_the_health_check_says_the_stores_state_and_no_secret(make_store, monkeypatch):  # noqa: F811
+    """GET /healthz: 200 while the store answers, 503 when it does not; the store's kind and this process's
+    sockets, never a path, a URL or a key."""
+    rooms = Rooms(store=make_store(), dice=FixedDice())
+    app = create_app({"TESTING": True, "ROOMS": rooms, "SECRET_KEY": "a-secret-key"})
+    client = app.test_client()
+    answer = client.get("/healthz")
+    assert answer.status_code == 200 and answer.headers["Cache-Control"] == "no-store"
+    assert answer.json == {"status": "ok", "store": rooms.store.KIND, "sockets": 0}
+
+    def away():
+        raise ConnectionError("Error 111 connecting to redis://:hunter2@127.0.0.1:6379")
+
+    monkeypatch.setattr(rooms.store, "ping", away)
+    down = client.get("/healthz")
+    assert down.status_code == 503 and down.json["status"] == "store_down"
+    assert "hunter2" not in down.get_data(as_text=True) and "a-secret-key" not in down.get_data(as_text=True)

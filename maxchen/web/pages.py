@@ -276,3 +276,21 @@ def manifest():
     response = current_app.response_class(json.dumps(body, ensure_ascii=False), mimetype="application/manifest+json")
     response.cache_control.no_cache = True
     return response
+
+
+@bp.get("/healthz")
+@limited(open=True)  # a monitor asks every few seconds: no page budget to spend
+def health():
+    """For systemd, nginx or a monitor: 200 while the store answers, 503 when it does not. No secrets: the
+    store's kind, and how many sockets this process holds."""
+    registry = rooms()
+    body = {"status": "ok", "store": registry.store.KIND, "sockets": len(registry.presence.own())}
+    try:
+        registry.store.ping()
+    except Exception as error:  # the store away: said in the answer (and the log), not raised
+        current_app.logger.warning("health check: the store does not answer: %s", error)
+        body["status"] = "store_down"
+    response = current_app.json.response(body)
+    response.status_code = 200 if body["status"] == "ok" else 503
+    response.headers["Cache-Control"] = "no-store"
+    return response
