@@ -16,14 +16,38 @@ from .errors import IllegalMove
 from .fair import verify_reveal
 from .rules.two_dice import rank, value_of
 
+PATIENCE = 3  # times a refused request is sent again after the wait the server asked for (429)
+LONGEST_WAIT = 30.0  # seconds: a longer wait is not waited out, the refusal is raised
+
+
+def _wait(seconds) -> bool:
+    """Wait `seconds` (a server's Retry-After) if it is a short enough wait; whether it waited."""
+    try:
+        seconds = float(seconds)
+    except (TypeError, ValueError):
+        return False
+    if not 0 <= seconds <= LONGEST_WAIT:
+        return False
+    time.sleep(seconds)
+    return True
+
+
+def _answer(send) -> dict:
+    """Send a request by `send()`; a 429 is waited out (its Retry-After) and sent again, up to `PATIENCE` times."""
+    for attempt in range(PATIENCE + 1):
+        response = send()
+        if response.status_code == 429 and attempt < PATIENCE and _wait(response.headers.get("Retry-After")):
+            continue
+        data = response.json()
+        if response.status_code >= 400:
+            raise IllegalMove.from_dict(data["error"])
+        return data
+    raise AssertionError("unreachable")
+
 
 def _post(url, body, token=None):
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    response = requests.post(url, json=body, headers=headers, timeout=10)
-    data = response.json()
-    if response.status_code >= 400:
-        raise IllegalMove.from_dict(data["error"])
-    return data
+    return _answer(lambda: requests.post(url, json=body, headers=headers, timeout=10))
 
 
 def create_room(base_url, name, rules="maexchen") -> dict:
@@ -124,19 +148,23 @@ class Player:
 
     def fetch(self) -> dict:
         """The current view over HTTP: what the server holds now."""
-        response = self.http.get(
-            f"{self.base_url}/api/rooms/{self.view['room']}",
-            headers={"Authorization": f"Bearer {self.token}"},
-            timeout=10,
+        return _answer(
+            lambda: self.http.get(
+                f"{self.base_url}/api/rooms/{self.view['room']}",
+                headers={"Authorization": f"Bearer {self.token}"},
+                timeout=10,
+            )
         )
-        data = response.json()
-        if response.status_code >= 400:
-            raise IllegalMove.from_dict(data["error"])
-        return data
 
     def act(self, action, **body) -> dict:
-        """Send one action; returns the new view or raises IllegalMove."""
-        answer = self.sio.call("action", {"action": action, **body}, timeout=10)
+        """Send one action; returns the new view or raises IllegalMove. Too many too fast (the seat's
+        event budget, `rate_limited`): waited out as the answer says, and sent again."""
+        for attempt in range(PATIENCE + 1):
+            answer = self.sio.call("action", {"action": action, **body}, timeout=10)
+            error = answer.get("error") or {}
+            limited = error.get("reason") == "rate_limited" and attempt < PATIENCE
+            if not (limited and _wait(error.get("params", {}).get("seconds"))):
+                break
         if "error" in answer:
             raise IllegalMove.from_dict(answer["error"])
         if answer.get("view"):

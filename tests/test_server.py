@@ -194,3 +194,39 @@ def test_two_doubts_in_the_same_instant_count_once(server):
     )
     for player in players:
         player.disconnect()
+
+
+def test_the_bot_client_waits_out_its_seats_event_budget():
+    """A bot that plays faster than its seat's budget (MAXCHEN_LIMIT_EVENTS) waits as the refusal says and
+    sends again: it gets the answer to its move, never `rate_limited`."""
+    server = Server(env={"MAXCHEN_LIMIT_EVENTS": "4 per second"}).wait_ready()
+    try:
+        seat = create_room(server.url, "Ann")
+        with Player(server.url, seat["token"]) as ann:
+            for _ in range(10):  # a refusal of its own each time, answered; the budget waited out on the way
+                with pytest.raises(IllegalMove) as refused:
+                    ann.act("no-such-action")
+                assert refused.value.reason == "unknown_action"
+    finally:
+        server.stop()
+
+
+def test_the_clients_http_calls_wait_out_a_short_retry_after(monkeypatch):
+    from maxchen import client
+
+    class Answer:
+        def __init__(self, status, headers=None, body=None):
+            self.status_code, self.headers, self._body = status, headers or {}, body or {}
+
+        def json(self):
+            return self._body
+
+    limited = {"error": {"code": "rate_limited", "reason": "rate_limited", "params": {"seconds": 1}, "message": ""}}
+    answers = iter([Answer(429, {"Retry-After": "0"}, limited), Answer(201, body={"code": "ABCDE"})])
+    monkeypatch.setattr(client.requests, "post", lambda *a, **k: next(answers))
+    assert client.create_room("http://x", "Ann") == {"code": "ABCDE"}
+    slow = iter([Answer(429, {"Retry-After": "3600"}, limited)])  # an hour is not waited out: said
+    monkeypatch.setattr(client.requests, "post", lambda *a, **k: next(slow))
+    with pytest.raises(IllegalMove) as refused:
+        client.create_room("http://x", "Ann")
+    assert refused.value.reason == "rate_limited"
