@@ -147,9 +147,14 @@ def create_app(test_config=None) -> Flask:
 
         # Redis away (restarting, the network between): a refusal that says so, never a change half made.
         down = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
-        for error in down:
-            app.register_error_handler(error, lambda _error: refusal(IllegalMove("store_down")))
-        events.refuse_on(socketio, down)
+    else:
+        import sqlite3
+
+        # The disk full, or failing: the change is rolled back whole, and said so.
+        down = (sqlite3.OperationalError,)
+    for error in down:
+        app.register_error_handler(error, lambda _error: refusal(IllegalMove("store_down")))
+    events.refuse_on(socketio, down)
     security.init_app(app, app.config.get("MAXCHEN_HOSTS"))  # after Socket.IO: its requests are checked too
     if app.config.get("PROXIES"):  # outermost: the client's address and scheme as the proxies saw them
         addresses = app.config.get("PROXY_ADDRESSES") or security.LOOPBACK

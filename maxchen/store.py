@@ -294,12 +294,24 @@ class SqliteStore:
         self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
         self._lock = threading.Lock()
         self._cache: dict[str, tuple[str, list[str]]] = {}  # code -> (JSON, token hashes)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        # NORMAL in WAL mode survives a crash of this process (kill -9); only a
-        # power cut may lose the last commits.
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA busy_timeout=5000")
-        self.migrate()
+        try:
+            # Read before anything is written: a file that is no database is left exactly as it is.
+            found = self._db.execute("PRAGMA quick_check").fetchone()[0]
+            if found != "ok":
+                raise sqlite3.DatabaseError(found)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            # NORMAL in WAL mode survives a crash of this process (kill -9); only a
+            # power cut may lose the last commits.
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA busy_timeout=5000")
+            self.migrate()
+        except sqlite3.DatabaseError as error:
+            self._db.close()
+            raise RuntimeError(
+                f"{self.path} cannot be read as a database ({error}). It is left as it is: move it (and any"
+                f" {self.path.name}-wal beside it) away, or put a copy you kept in its place, and start again;"
+                " without it a new, empty one is made."
+            ) from None
 
     def migrate(self):
         """Bring an older file up to the current schema; never drop data."""
@@ -331,7 +343,8 @@ class SqliteStore:
                         self._db.execute(sql, args)
                 self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:  # a full disk rolls it back itself: a second ROLLBACK hid why
+                    self._db.execute("ROLLBACK")
                 raise
 
     def load(self, code: str) -> dict | None:

@@ -124,3 +124,26 @@ def test_the_health_check_says_the_stores_state_and_no_secret(make_store, monkey
     down = client.get("/healthz")
     assert down.status_code == 503 and down.json["status"] == "store_down"
     assert "hunter2" not in down.get_data(as_text=True) and "a-secret-key" not in down.get_data(as_text=True)
+
+
+def test_a_full_disk_refuses_a_change_as_store_down_and_loses_nothing_saved(tmp_path):
+    """SQLite's file cannot grow (a full disk; here its page limit): a change is refused with `store_down`
+    (503), not a bare 500 behind "cannot rollback - no transaction is active"; what was saved stays."""
+    rooms = Rooms(store=SqliteStore(tmp_path / "maxchen.db"), dice=FixedDice())
+    app = create_app({"TESTING": True, "ROOMS": rooms, "SECRET_KEY": "test"})
+    client = app.test_client()
+    ann = client.post("/api/rooms", json={"name": "Ann"}).json
+    codes = [rooms.create(f"Host {n}")["code"] for n in range(20)]
+    pages = rooms.store._db.execute("PRAGMA page_count").fetchone()[0]
+    rooms.store._db.execute(f"PRAGMA max_page_count = {pages}")
+    answers = []
+    for code in codes * 9:  # joins until a room's page overflows the file
+        answers.append(client.post(f"/api/rooms/{code}/players", json={"name": f"P{len(answers)}"}))
+        if answers[-1].status_code != 201:
+            break
+    assert answers[-1].status_code == 503, answers[-1].get_data(as_text=True)
+    assert answers[-1].json["error"]["reason"] == "store_down"
+    mine = client.get(f"/api/rooms/{ann['code']}", headers={"Authorization": f"Bearer {ann['token']}"})
+    assert mine.status_code == 200 and mine.json["players"][0]["name"] == "Ann"
+    joined = sum(answer.status_code == 201 for answer in answers)
+    assert sum(len(rooms.load(code).members()) - 1 for code in codes) == joined  # every answered join kept

@@ -1,7 +1,9 @@
 """Every store behaves alike; SQLite and Redis keep everything across reopening; SQLite migrates old files."""
 
 import json
+import os
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -10,7 +12,7 @@ from maxchen.dice import FixedDice
 from maxchen.rooms import Rooms, hash_token
 from maxchen.store import MemoryStore, RedisStore, SqliteStore
 
-from .conftest import RedisServer, need_redis_server
+from .conftest import ROOT, RedisServer, need_redis_server
 
 KEPT = ("sqlite", "redis")  # the stores a new process opens again with what the last one left
 
@@ -344,3 +346,42 @@ def test_redis_keys_carry_the_prefix_so_a_shared_redis_is_safe(redis_url):
     store.save_class("CLASS", {"code": "CLASS"})
     keys = [key.decode() for key in redis.Redis.from_url(redis_url).keys("*")]
     assert keys and all(key.startswith("maxchen:") for key in keys)
+
+
+def _written(path) -> bytes:
+    store = SqliteStore(path)
+    for n in range(200):  # a file of many pages: cut in half, its second half is gone
+        store.save(f"A{n:04d}", room_data(f"A{n:04d}", tokens=(f"t{n}",)))
+    store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store._db.close()
+    return Path(path).read_bytes()
+
+
+@pytest.mark.parametrize("damage", ["random", "zeros", "half", "header"])
+def test_a_damaged_database_file_at_start_is_one_clear_line_and_stays_as_it_was(tmp_path, damage):
+    """A file cut short, overwritten with noise or zeros: the server says in one line what is wrong and what
+    to do, and exits; the file is not touched (it may be all that is left of the games)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "maxchen.db"
+    whole = _written(path)
+    broken = {
+        "random": os.urandom(len(whole)),
+        "zeros": bytes(len(whole)),
+        "half": whole[: len(whole) // 2],
+        "header": whole[:100] + os.urandom(len(whole) - 100),
+    }[damage]
+    path.write_bytes(broken)
+    started = subprocess.run(
+        [sys.executable, "app.py", "--db", str(path), "--port", "1", "--no-tls", "--instance", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert started.returncode == 1
+    lines = [line for line in started.stderr.splitlines() if line.startswith("maxchen:")]
+    assert len(lines) == 1 and "cannot be read as a database" in lines[0] and "Traceback" not in started.stderr
+    assert "move it" in lines[0]
+    assert path.read_bytes() == broken and not (tmp_path / "maxchen.db-wal").exists()
