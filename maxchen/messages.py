@@ -54,6 +54,7 @@ TEXTS = {
     "name_invisible": _l("Names cannot contain invisible or direction-changing characters."),
     "name_blank": _l("A name needs at least one visible letter, digit or sign."),
     "name_ellipsis": _l("Names cannot contain “…”: the table shortens a long name with it."),
+    "name_marks": _l("A letter may carry at most %(limit)s marks."),
     "unknown_rules": _l("Unknown rule set %(rules)s; choose one of %(choices)s."),
     "one_phone": _l("This table plays on one phone."),
     "room_full": _l("The room is full (%(limit)s players)."),

@@ -159,9 +159,20 @@ def clean_name(text) -> str:
         raise IllegalMove("bad_name", limit=NAME_LENGTH)
     if not any(_visible(ch) for ch in name):
         raise IllegalMove("name_blank")
+    if _marks_on_a_letter(name) > MARKS_PER_LETTER:
+        raise IllegalMove("name_marks", limit=MARKS_PER_LETTER)
     if "..." in skeleton(name):  # "…", "...": what the table puts in a long name's middle (static/live.js)
         raise IllegalMove("name_ellipsis")
     return name
+
+
+def _marks_on_a_letter(name: str) -> int:
+    """The most combining marks one letter of `name` carries."""
+    most = run = 0
+    for ch in unicodedata.normalize("NFD", name):
+        run = run + 1 if unicodedata.category(ch).startswith("M") else 0
+        most = max(most, run)
+    return most
 
 
 def shown_name(text) -> str:
@@ -176,16 +187,44 @@ def name_keys(name: str) -> tuple[str, ...]:
     merges I, l and 1 (Ian, lan) where a case-blind key would merge ALI and
     ALL; each of the name as typed and with compatibility forms folded (ﬁ,
     Ａ), since folding also turns some look-alikes into other letters (ϲ
-    into ς). What draws nothing is left out.
+    into ς); a key of each with its letters of other scripts drawn as Latin
+    (ΑΝΝ, Ann); and all of them again without combining marks and specks
+    (Anṇ, Ann., Jörg and Jorg). What draws nothing is left out.
     """
     # Unassigned code points (Cn) are drawn as nothing or a box: a name is not told apart by them.
     drawn = "".join(ch for ch in name if not _hidden(ch) and unicodedata.category(ch) != "Cn")
     drawn = drawn.translate(_SMALL_CAPITALS)
+    folded = unicodedata.normalize("NFKC", drawn)
     return tuple(
         key
-        for text in (drawn, unicodedata.normalize("NFKC", drawn))
-        for key in (skeleton(skeleton(text.casefold()).casefold()), skeleton(text))
+        for text in (drawn, folded, _bare(drawn), _bare(folded))
+        for key in (
+            skeleton(skeleton(text.casefold()).casefold()),
+            skeleton(text),
+            skeleton(_latin(text).casefold()),
+            _bare(skeleton(_bare(_latin(text)).casefold())),
+        )
     )
+
+
+# Dots a glance passes over beside a letter ("Ann." and "Ann˙" read as Ann), and the apostrophe a
+# skeleton puts before a hooked letter (Ƭ is "'T").
+_SPECKS = frozenset(".˙·‧⋅ˑ'’`´ʼ")
+MARKS_PER_LETTER = 4  # combining marks on one letter: Vietnamese takes two, Indic scripts three; "zalgo" twenty
+
+
+def _bare(text: str) -> str:
+    """`text` without its combining marks and specks: "Anṇ" and "Ann." are Ann."""
+    decomposed = unicodedata.normalize("NFD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.category(ch).startswith("M") and ch not in _SPECKS)
+
+
+def _latin(text: str) -> str:
+    """Letters of other scripts drawn as Latin ones turned into those (Greek ΑΝΝ is ANN); Latin kept as it is,
+    so that a case-blind key does not merge ALI and ALL (a skeleton draws I as l)."""
+    prototypes = _prototypes()
+    latin = lambda ch: ch.isascii() or unicodedata.name(ch, "").startswith("LATIN")  # noqa: E731
+    return "".join(ch if latin(ch) else prototypes.get(ch, ch) for ch in unicodedata.normalize("NFD", text))
 
 
 def looks_like(name: str, other: str) -> bool:

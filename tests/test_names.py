@@ -84,6 +84,7 @@ def test_names_in_any_script_are_kept(typed, name):
         ("\ufffc", "name_invisible"),
         ("Alexa\u2026lski", "name_ellipsis"),  # what "Alexander Kowalski" shows as when cut
         ("Alexa...lski", "name_ellipsis"),
+        ("A" + "\u0301" * 17 + "nn", "name_marks"),  # "zalgo": a letter under a heap of marks
         ("", "bad_name"),
         ("x" * 21, "bad_name"),
     ],
@@ -119,13 +120,21 @@ def test_names_that_hide_or_turn_text_are_refused(typed, reason):
         ("Ann", "Ann\u0378", True),  # an unassigned code point: nothing or a box
         ("Straße", "STRASSE", True),
         ("👨\u200d👩\u200d👧", "👨👩👧", True),
+        ("Ann", "\u0391\u039d\u039d", True),  # Greek capitals beside a name in small letters
+        ("Tom", "\u01acom", True),  # T with a hook
+        ("Ann", "Ann\u0323", True),  # a dot below, almost invisible
+        ("Ann", "Ann\u0336", True),  # a stroke through
+        ("Ann", "Ann.", True),  # a speck after it
+        ("Ann", "Ann\u02d9", True),
+        # Marks are compared away (issue 25): a name with them sits beside its bare twin no more.
+        ("Jörg", "Jorg", True),
+        ("Zoë", "Zoe", True),
         # Names that differ to the eye are both seated.
-        ("Jörg", "Jorg", False),
-        ("Zoë", "Zoe", False),
         ("ALI", "ALL", False),
         ("ivan", "lvan", False),
         ("Anna", "Anne", False),
         ("Tom", "Том", False),
+        ("Nguyên", "Nguyễn Anh", False),  # Vietnamese: two marks on a letter are a name's own
     ],
 )
 def test_a_name_is_taken_by_one_that_looks_alike(first, second, taken):
