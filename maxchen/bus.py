@@ -46,11 +46,16 @@ class RedisBus:
         self.redis.publish(self.channel, json.dumps({**message, "from": self.process}))
 
     def listen(self, heard) -> None:
-        """Hand every other process's message to `heard` (runs as a background task until `close`)."""
+        """Hand every other process's message to `heard` (runs as a background task until `close`). Redis
+        away is one line in the log when it goes and one when it is back, however long it stays away."""
+        failing = False
         while not self.closed:
             try:
                 pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(self.channel)
+                if failing:
+                    log.warning("the processes' bus listens again")
+                    failing = False
                 while not self.closed:
                     raw = pubsub.get_message(timeout=1)
                     if raw is None:
@@ -60,7 +65,9 @@ class RedisBus:
                         heard(message)
                 pubsub.close()
             except Exception as error:  # Redis away for a moment, or a handler failed: listen again
-                log.warning("the processes' bus stopped (%s); listening again", error)
+                if not failing:
+                    log.warning("the processes' bus stopped (%s); listening again", error)
+                failing = True
                 self.sleep(1)
 
 

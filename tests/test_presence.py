@@ -240,3 +240,34 @@ def test_the_bus_tells_every_other_process_and_not_itself(redis_client):
         assert heard == {"one": [], "two": [{"class": "ABCDEF"}]}
     finally:
         one.close(), two.close()
+
+
+def test_redis_away_is_one_line_in_the_log_when_it_goes_and_one_when_it_is_back(caplog):
+    """The processes' bus tries again every second while Redis is away: not a line (or a traceback) each time."""
+    from maxchen.bus import RedisBus
+
+    class PubSub:
+        def __init__(self, fails):
+            self.fails = fails
+
+        def subscribe(self, channel):
+            if self.fails:
+                raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+        def get_message(self, timeout):
+            bus.close()  # listened again: enough for this test
+
+        def close(self):
+            pass
+
+    attempts = iter([True] * 5 + [False])
+
+    class Client:
+        def pubsub(self, ignore_subscribe_messages):
+            return PubSub(next(attempts))
+
+    bus = RedisBus(Client(), "maxchen:", sleep=lambda seconds: None)
+    bus.listen(lambda message: None)
+    lines = [r.getMessage() for r in caplog.records if r.name == "maxchen.bus"]
+    assert len(lines) == 2 and "stopped" in lines[0] and "listens again" in lines[1], lines
+    assert not any(r.exc_info for r in caplog.records)
