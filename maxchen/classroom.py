@@ -22,6 +22,25 @@ from .rulesets import DEFAULT, RULESETS
 from .store import BrokenRow
 from .table import CODE_ALPHABET, COUNTDOWN, ROOM_TTL, hash_token, new_code, ruleset_name
 
+# What every saved class holds (`create`): one that lacks any of it is refused as `class_broken`.
+CLASS_FIELDS = frozenset(
+    (
+        "rules",
+        "options",
+        "size",
+        "teacher",
+        "students",
+        "tables",
+        "seated",
+        "closed",
+        "paused",
+        "ends_at",
+        "loaded",
+        "version",
+        "touched",
+        "code",
+    )
+)
 CLASS_CODE_LENGTH = 6  # one longer than a room's: a class code is never read as a room's
 TABLE_SIZES = (4, 5, 6)
 DEFAULT_SIZE = 5
@@ -75,6 +94,8 @@ class Classrooms:
             raise self._broken.refuse(code) from None
         if data is None:
             raise IllegalMove("class_not_found")
+        if not data.keys() >= CLASS_FIELDS or not all(isinstance(data[k], list) for k in ("students", "tables")):
+            raise self._broken.refuse(code)  # its saved state is no class of ours
         return data
 
     def _save(self, data: dict, seated=()) -> None:

@@ -282,6 +282,9 @@ def eventlet_protocol(unlimited=()):
             self._busy()
             try:
                 ready = super().parse_request()
+                if ready and len(set(self.headers.get_all("Content-Length") or ())) > 1:
+                    self.send_error(400)  # two lengths: a proxy that reads the other one is smuggled past
+                    return False
                 self.served = self.served or ready
                 return ready
             finally:

@@ -1,6 +1,7 @@
 """One lock per room or class in this process, the sweep that drops what was left idle, and what does not load."""
 
 import logging
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -63,10 +64,12 @@ class Unreadable:
         self._seen: set[str] = set()
 
     def refuse(self, code: str) -> IllegalMove:
-        """The refusal to raise for `code` (called inside its `except`: the first time logs the cause)."""
+        """The refusal to raise for `code`; the first time logs why (the exception being handled, if any)."""
         if code not in self._seen:
             self._seen.add(code)
-            log.exception("%s %s does not load; its players are told so", self.what, code)
+            log.error(
+                "%s %s does not load; its players are told so", self.what, code, exc_info=sys.exc_info()[0] is not None
+            )
         return IllegalMove(self.reason)
 
 

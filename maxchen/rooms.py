@@ -87,6 +87,12 @@ class Rooms:
             raise self._broken.refuse(code) from None
         if data is None:
             raise IllegalMove("room_not_found")
+        if data.get("rules") not in RULESETS or data.get("phase") not in (
+            "lobby",
+            "playing",
+            "over",
+        ):  # no room of ours
+            raise self._broken.refuse(code)
         return data
 
     def exists(self, code: str) -> bool:

@@ -57,14 +57,21 @@ class BrokenRow(ValueError):
     """A saved room or class whose text is not a JSON object (a hand-edited file, a cut write)."""
 
 
-def _parsed(text, code: str) -> dict:
-    """The saved text of `code` as a dict, or BrokenRow."""
+def _parsed(text, code: str, room: bool = True) -> dict:
+    """The saved text of `code` as a dict (a room's: with its seats' token hashes), or BrokenRow."""
     try:
         data = json.loads(text)
     except (ValueError, TypeError):  # the decoders' errors, a lone surrogate, bytes that are no text
         data = None
     if not isinstance(data, dict):
         raise BrokenRow(f"the saved text of {code} is not a JSON object")
+    if room:
+        try:
+            hashes = _token_hashes(data)
+        except (KeyError, TypeError, AttributeError):
+            hashes = None
+        if hashes is None or not all(isinstance(h, str) for h in hashes):
+            raise BrokenRow(f"the saved room {code} has no seats to read")
     return data
 
 
@@ -166,7 +173,7 @@ class MemoryStore:
     def load_class(self, code: str) -> dict | None:
         """The class's data, or None."""
         text = self._classes.get(code)
-        return None if text is None else _parsed(text, code)
+        return None if text is None else _parsed(text, code, room=False)
 
     def save_class(self, code: str, data: dict) -> None:
         """Store the class's data, replacing what was there."""
@@ -290,11 +297,12 @@ class SqliteStore:
         self.room_cap = room_cap
         self._logged: dict[str, int] = {}  # code -> entries in its log, once counted
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        # One connection, used under a lock: green threads share it safely.
-        self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
         self._lock = threading.Lock()
         self._cache: dict[str, tuple[str, list[str]]] = {}  # code -> (JSON, token hashes)
+        self._db = None
         try:
+            # One connection, used under a lock: green threads share it safely.
+            self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
             # Read before anything is written: a file that is no database is left exactly as it is.
             found = self._db.execute("PRAGMA quick_check").fetchone()[0]
             if found != "ok":
@@ -305,8 +313,9 @@ class SqliteStore:
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA busy_timeout=5000")
             self.migrate()
-        except sqlite3.DatabaseError as error:
-            self._db.close()
+        except sqlite3.DatabaseError as error:  # a file that is none, or a path that is no file (a folder)
+            if self._db is not None:
+                self._db.close()
             raise RuntimeError(
                 f"{self.path} cannot be read as a database ({error}). It is left as it is: move it (and any"
                 f" {self.path.name}-wal beside it) away, or put a copy you kept in its place, and start again;"
@@ -444,7 +453,7 @@ class SqliteStore:
         """The class's data, or None."""
         with self._lock:
             row = self._db.execute("SELECT data FROM classes WHERE code = ?", (code,)).fetchone()
-        return None if row is None else _parsed(row[0], code)
+        return None if row is None else _parsed(row[0], code, room=False)
 
     def save_class(self, code: str, data: dict) -> None:
         """Replace the class, committed before it returns."""
@@ -677,7 +686,7 @@ class RedisStore:
     def load_class(self, code: str) -> dict | None:
         """The class's data, or None."""
         text = self._redis.hget(self._key("classes"), code)
-        return None if text is None else _parsed(text, code)
+        return None if text is None else _parsed(text, code, room=False)
 
     def save_class(self, code: str, data: dict) -> None:
         """Replace the class."""

@@ -196,6 +196,7 @@ def _raw(port: int, request: bytes) -> bytes:
         ("GET /" + "a" * 9000 + " HTTP/1.1\r\n", 414),  # an address too long
         ("POST /api/rooms HTTP/1.1\r\nContent-Length: -5\r\n", 400),  # a length that is none
         ("GET / HTTP/9<script>alert(1)</script>\r\n", 400),  # a request line that is no request
+        ("POST /nope HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 7\r\n", 400),  # two lengths: smuggling
     ],
 )
 def test_a_request_refused_before_the_app_is_a_whole_answer_with_the_pages_headers(server, request_head, status):

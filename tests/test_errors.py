@@ -58,7 +58,17 @@ def _break(store, code, text, kind="room"):
         store._redis.hset(store._key("classes"), code, text)
 
 
-@pytest.mark.parametrize("text", ['{"seats": [', "[]", b"\xff{"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"seats": [',
+        "[]",
+        b"\xff{",
+        '{"seats": 5}',
+        '{"seats": [{"name": "Ann"}], "phase": "lobby"}',
+        '{"seats": [], "phase": 7, "rules": null}',
+    ],
+)
 def test_a_room_whose_saved_text_is_no_json_object_harms_nothing_else(make_store, text, caplog):  # noqa: F811
     """A row cut short, a list, bytes that are no text: that room answers `room_broken` on its page, board,
     statistics, CSV and API; the browser holding a seat there still has its home page, its other room, new

@@ -226,6 +226,16 @@ def test_an_unreadable_packet_that_asks_for_an_answer_gets_bad_request(sio, tabl
     assert answer["view"]["phase"] == "playing"  # the seat plays on
 
 
+def test_a_packet_of_no_known_type_is_passed_over_without_a_traceback(sio, table):
+    from app import socketio
+
+    code, ann, _ben, _cem = table
+    client = sio(ann["token"])
+    socketio.server._handle_eio_message(client.eio_sid, '91["x"]')  # python-socketio raised "Unknown packet type"
+    assert client.is_connected()
+    assert client.emit("action", {"action": "start"}, callback=True)["view"]["phase"] == "playing"
+
+
 def test_a_room_takes_twenty_watchers_and_refuses_the_next_with_a_reason(app, sio, table):
     from maxchen.presence import WATCHERS_PER_ROOM
 

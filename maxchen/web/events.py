@@ -12,7 +12,7 @@ import contextlib
 import engineio.exceptions
 from flask import request
 from flask_socketio import ConnectionRefusedError, join_room  # noqa: A004 - sends its data to the client
-from socketio.packet import BINARY_ACK, BINARY_EVENT, EVENT, Packet
+from socketio.packet import ACK, BINARY_ACK, BINARY_EVENT, CONNECT, CONNECT_ERROR, DISCONNECT, EVENT, Packet
 
 from .. import messages
 from ..classroom import normalize_class_code
@@ -41,7 +41,8 @@ class TextPacket(Packet):
         # Binary events are not ours either: python-socketio would keep every frame a packet
         # announces (999,999,999 of them, if it says so) until they have all come.
         binary = self.packet_type in (BINARY_EVENT, BINARY_ACK)
-        if attachments is None or binary or (self.packet_type == EVENT and not _named(self.data)):
+        unknown = self.packet_type not in KNOWN  # python-socketio raises on it, a traceback in the log
+        if attachments is None or binary or unknown or (self.packet_type == EVENT and not _named(self.data)):
             # Our own event `unreadable`, which refuses it: answered if the sender asked for an answer
             # (an ack id), never handed on (python-socketio itself fails on a nameless one).
             asked = self.id if self.packet_type in (EVENT, BINARY_EVENT) else None
@@ -51,6 +52,7 @@ class TextPacket(Packet):
 
 
 UNREADABLE = "unreadable"  # what an event no JSON reader or handler could take becomes
+KNOWN = (CONNECT, DISCONNECT, EVENT, ACK, CONNECT_ERROR, BINARY_EVENT, BINARY_ACK)
 
 
 def _named(data) -> bool:
