@@ -214,9 +214,17 @@ MARKS_PER_LETTER = 4  # combining marks on one letter: Vietnamese takes two, Ind
 
 
 def _bare(text: str) -> str:
-    """`text` without its combining marks and specks: "Anṇ" and "Ann." are Ann."""
+    """`text` without its combining marks, punctuation, modifier signs and spaces ("Anṇ", "Ann.", "A .nn", "ˌAnn"
+    are Ann); a name of nothing else stays as it is ("!!!" and "???" are two names)."""
     decomposed = unicodedata.normalize("NFD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.category(ch).startswith("M") and ch not in _SPECKS)
+    bare = "".join(
+        ch
+        for ch in decomposed
+        if unicodedata.category(ch)[0] not in "MPZ"
+        and unicodedata.category(ch) not in ("Sk", "Lm")
+        and ch not in _SPECKS
+    )
+    return bare or text
 
 
 def _latin(text: str) -> str:

@@ -126,6 +126,10 @@ def test_names_that_hide_or_turn_text_are_refused(typed, reason):
         ("Ann", "Ann\u0336", True),  # a stroke through
         ("Ann", "Ann.", True),  # a speck after it
         ("Ann", "Ann\u02d9", True),
+        ("Ann", "Ann\u3002", True),  # an ideographic full stop
+        ("Ann", "\u02ccAnn", True),  # a low vertical line before it
+        ("Ann", "A .nn", True),
+        ("!!!", "???", False),  # nothing but signs: told apart by them
         # Marks are compared away (issue 25): a name with them sits beside its bare twin no more.
         ("Jörg", "Jorg", True),
         ("Zoë", "Zoe", True),
