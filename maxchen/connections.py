@@ -251,11 +251,8 @@ def eventlet_protocol(unlimited=()):
             finally:
                 self._head_done()
                 if not self.close_connection and address not in unlimited and not self.idling:
-                    if idle[address] >= idle_per_address:
-                        self.close_connection = 1  # its address keeps enough idle ones
-                    else:
-                        idle[address] += 1
-                        self.idling = True
+                    idle[address] += 1
+                    self.idling = True
                 # An idle keep-alive connection need not hold its last request (environ, Flask's request, headers).
                 self.environ = self.headers = None
 
@@ -285,6 +282,10 @@ def eventlet_protocol(unlimited=()):
                 if ready and len(set(self.headers.get_all("Content-Length") or ())) > 1:
                     self.send_error(400)  # two lengths: a proxy that reads the other one is smuggled past
                     return False
+                if ready and self._address not in unlimited and idle[self._address] >= idle_per_address:
+                    self.close_connection = (
+                        1  # its address keeps enough idle ones: said in the answer (Connection: close)
+                    )
                 self.served = self.served or ready
                 return ready
             finally:
