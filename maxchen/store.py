@@ -359,8 +359,8 @@ class SqliteStore:
     def load(self, code: str) -> dict | None:
         """The room's data, or None."""
         cached = self._cache.get(code)
-        if cached is not None:
-            return _parsed(cached[0], code)
+        if cached is not None:  # read once and found a room (or saved by this process): no checks again
+            return json.loads(cached[0])
         with self._lock:
             row = self._db.execute("SELECT data FROM rooms WHERE code = ?", (code,)).fetchone()
             if row is None:
