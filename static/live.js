@@ -62,7 +62,7 @@
       if (fits(lo)) el.dataset.short = cut(lo); // else no room for both ends: the start, cut by the style
     }
   };
-  addEventListener("resize", () => M.shorten());
+  addEventListener("resize", () => M.afterSwap || M.shorten()); // a room page's fit (table.js) shortens after it lays out
   document.addEventListener("htmx:afterSettle", () => M.shorten());
   document.addEventListener("DOMContentLoaded", () => M.shorten());
 
@@ -93,7 +93,7 @@
     }
     if (any && M.tick) M.tick();
     if (any && swapped) swapped();
-    if (any) M.shorten();
+    if (any && !M.afterSwap) M.shorten(); // a room page: its fit (table.js) shortens after it lays out
   });
 
   // --- the room page's connection: pushed parts, a form's answer, my actions ---

@@ -306,6 +306,16 @@ def test_two_processes_on_one_redis_count_simultaneous_checks_once(redis_url):
         two.stop()
 
 
+def _start(base, code, token):
+    """The host's start over the API (a slow machine, or Redis just back: a generous timeout)."""
+    return requests.post(
+        f"{base}/api/rooms/{code}/actions",
+        json={"action": "start"},
+        headers={"Authorization": f"Bearer {token}"},
+        timeout=20,
+    )
+
+
 def test_after_a_redis_restart_a_socket_on_another_process_hears_the_change(tmp_path):
     """Redis restarts while two processes serve one room: a change made on process one as soon as Redis is
     back reaches Ben's socket on process two (python-socketio's queue waited up to a minute to listen again,
@@ -325,12 +335,7 @@ def test_after_a_redis_restart_a_socket_on_another_process_hears_the_change(tmp_
         redis_server.shutdown()
         time.sleep(4)  # python-socketio's listener backs off 1, 2, 4 s…
         redis_server = RedisServer(tmp_path, *aof, port=redis_server.port).start()
-        answer = requests.post(
-            f"{one.url}/api/rooms/{ann['code']}/actions",
-            json={"action": "start"},
-            headers={"Authorization": f"Bearer {ann['token']}"},
-            timeout=20,
-        )
+        answer = _start(one.url, ann["code"], ann["token"])
         assert answer.status_code == 200, answer.text
         assert ben.wait_for(lambda view: view["phase"] == "playing", 20)["phase"] == "playing"
         assert "listens again" in two.output()
@@ -357,12 +362,7 @@ def test_with_redis_away_every_change_is_refused_with_a_reason_and_none_half_mad
         ben = join_room(server.url, code, "Ben")
         bot = Player(server.url, ben["token"]).connect()
         redis_server.shutdown()
-        refused = requests.post(
-            f"{server.url}/api/rooms/{code}/actions",
-            json={"action": "start"},
-            headers={"Authorization": f"Bearer {ann['token']}"},
-            timeout=20,
-        )
+        refused = _start(server.url, code, ann["token"])
         assert refused.status_code == 503 and refused.json()["error"]["reason"] == "store_down"
         with pytest.raises(IllegalMove) as told:
             bot.act("leave")
@@ -370,12 +370,7 @@ def test_with_redis_away_every_change_is_refused_with_a_reason_and_none_half_mad
         page = requests.get(f"{server.url}/r/{code}", timeout=20)
         assert page.status_code == 503 and "storage" in page.text
         redis_server = RedisServer(tmp_path, *aof, port=redis_server.port).start()
-        answer = requests.post(
-            f"{server.url}/api/rooms/{code}/actions",
-            json={"action": "start"},
-            headers={"Authorization": f"Bearer {ann['token']}"},
-            timeout=20,
-        )
+        answer = _start(server.url, code, ann["token"])
         assert answer.status_code == 200 and answer.json()["phase"] == "playing"
         assert [p["name"] for p in answer.json()["players"]] == ["Ann", "Ben"]  # Ben did not leave
         bot.disconnect()
