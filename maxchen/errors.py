@@ -29,6 +29,7 @@ STATUS = {
 REASONS = {
     "not_json": "bad_request",
     "unreadable": "bad_request",
+    "unknown_event": "bad_request",
     "no_bearer": "bad_token",
     "connect_first": "bad_token",
     "option_choice": "bad_value",

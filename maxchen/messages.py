@@ -14,6 +14,7 @@ from .rulesets import REGISTRY
 TEXTS = {
     "not_json": _l("Send a JSON object (Content-Type: application/json)."),
     "unreadable": _l("This message could not be read: send JSON, an event's name first."),
+    "unknown_event": _l("There is no such event: send action, signal or react."),
     "no_bearer": _l("Send your token: Authorization: Bearer <token>."),
     "connect_first": _l("Connect with your token first."),
     "option_choice": _l("%(option)s must be one of %(choices)s."),

@@ -226,6 +226,18 @@ def test_an_unreadable_packet_that_asks_for_an_answer_gets_bad_request(sio, tabl
     assert answer["view"]["phase"] == "playing"  # the seat plays on
 
 
+@pytest.mark.parametrize("event", ["shake", "Action", "connect_error", "x" * 200])
+def test_an_event_of_no_known_name_that_asks_for_an_answer_hears_why(sio, table, event):
+    """python-socketio left it without an ack: a script with a typo in the event's name waited for ever."""
+    code, ann, _ben, _cem = table
+    client = sio(ann["token"])
+    answer = client.emit(event, {"action": "start"}, callback=True)
+    assert answer["error"]["code"] == "bad_request"
+    assert answer["error"]["reason"] == "unknown_event"
+    assert client.is_connected()
+    assert client.emit("action", {"action": "start"}, callback=True)["view"]["phase"] == "playing"
+
+
 def test_a_packet_of_no_known_type_is_passed_over_without_a_traceback(sio, table):
     from app import socketio
 

@@ -262,6 +262,12 @@ def init_app(app, socketio, rooms, live: Live, class_live: ClassLive) -> None:
         socket = rooms.presence.get(request.sid)
         return messages.answer(IllegalMove("unreadable"), socket.lang if socket else None)
 
+    @socketio.on("*")
+    def unknown(_event=None, *_args):
+        """An event no handler of ours takes: refused with `unknown_event`, so a sender waiting on its ack hears why."""
+        socket = rooms.presence.get(request.sid)
+        return messages.answer(IllegalMove("unknown_event"), socket.lang if socket else None)
+
     @socketio.on("action")
     def action(payload=None, *_more):
         """Sent by a player; acked with {"view"} or {"error"}; all get what changed."""
