@@ -47,6 +47,7 @@ import socketio
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from maxchen import fastjson  # noqa: E402
+from maxchen.connections import KEEPALIVE_IDLE  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 ROOM_SIZE = 6
@@ -109,7 +110,10 @@ class BrowserClient(Client):
 
     def __init__(self, base):
         super().__init__(base)
-        self.http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+        # A browser lets go of an idle connection before the server does: reusing one just as the
+        # server closes it fails the request ("Server disconnected"), which no page would see.
+        connector = aiohttp.TCPConnector(keepalive_timeout=KEEPALIVE_IDLE - 1)
+        self.http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True), connector=connector)
         self.held: dict[str, tuple[int, int]] = {}
         self.code = None
 
