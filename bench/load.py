@@ -1,6 +1,6 @@
 """The live table under load: real clients against the real server process.
 
-    .venv/bin/python bench/load.py [--kind browser|bot|both|class] [--players 60 300 1000 2000]
+    .venv/bin/python bench/load.py [--kind browser|browser-http|bot|both|class] [--players 60 300 1000 2000]
                                    [--seconds 20] [--url URL] [--processes N --redis URL]
 
 Rooms of 6 play Mäxchen; each room makes one action per second. Two kinds of
@@ -9,7 +9,9 @@ client, over real connections:
 - `browser` does what the room page (static/live.js) does: a session cookie
   from the home page's forms, the page's Socket.IO connection (auth
   {"room": CODE}, the cookie), every pushed `parts` message applied by
-  version, actions posted as the page's htmx forms (`/r/CODE/act`).
+  version, its forms sent over that socket (the `form` event), as the page
+  sends them while its socket is open. `browser-http` posts them instead as
+  htmx does without a socket (`/r/CODE/act`), the page's only way before.
 - `bot` uses the JSON protocol (docs/API.md): token auth, `view` pushes,
   actions as Socket.IO `action` events.
 
@@ -55,7 +57,8 @@ ROOM_SIZE = 6
 # The room page's protocol (static/live.js); tests/test_bench.py keeps both in step.
 PAGE_AUTH_KEY = "room"  # io({ auth: { room: ROOM } })
 PARTS_EVENT = "parts"  # socket.on("parts", ...)
-ACT_PATH = "/r/{code}/act"  # ACT_URL = "/r/" + ROOM + "/act"
+FORM_EVENT = "form"  # socket.timeout(FORM_WAIT).emit("form", fields, ...): a form over the page's socket
+ACT_PATH = "/r/{code}/act"  # ACT_URL = "/r/" + ROOM + "/act": where htmx posts it without a socket
 ACT_HEADERS = {"HX-Request": "true"}  # htmx sends it with every form
 TOAST_HEADER = "X-Maxchen-Toast"  # a refusal: the page shows it as a toast
 AREA = re.compile(r'<(?:div|section) id="(\w+)" class="[^"]*" data-version="(\d+)"(?: data-seq="(\d+)")?>')
@@ -147,6 +150,21 @@ class BrowserClient(Client):
                     self.shows(mark[0])
 
     async def act(self, fields) -> bool:
+        """Send a form as the page does: over its socket; the pushes bring what changed."""
+        answer = await self.sio.call(FORM_EVENT, {k: str(v) for k, v in fields.items()}, timeout=10)
+        return answer == {"ok": True}
+
+    async def close(self):
+        await super().close()
+        await self.http.close()
+
+
+class PostingClient(BrowserClient):
+    """The room page posting its forms (htmx), as it does without a socket: the older, dearer path."""
+
+    kind = "browser-http"
+
+    async def act(self, fields) -> bool:
         """Post a form as htmx does; apply the answer as the page does."""
         data = {k: str(v) for k, v in fields.items()}
         async with self.http.post(
@@ -159,10 +177,6 @@ class BrowserClient(Client):
                 return False
             self.apply(text)
             return True
-
-    async def close(self):
-        await super().close()
-        await self.http.close()
 
 
 class BotClient(Client):
@@ -294,7 +308,7 @@ async def seat_class(bases, players: int) -> tuple[list[list[Client]], socketio.
 
 async def seat_rooms(kind, bases, players: int) -> list[list[Client]]:
     """Rooms of 6, created and joined the way this kind of client does it (player i on server i mod N)."""
-    make = BrowserClient if kind == "browser" else BotClient
+    make = {"browser": BrowserClient, "browser-http": PostingClient}.get(kind, BotClient)
     rooms = []
     limit = asyncio.Semaphore(40)
 
@@ -514,7 +528,7 @@ def main(argv=None) -> list[dict]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--kind",
-        choices=("browser", "bot", "both", "class"),
+        choices=("browser", "browser-http", "bot", "both", "class"),
         default="both",
         help="class: one class of --players students (up to 60) at tables of 5, a class board watching",
     )

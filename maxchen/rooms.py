@@ -238,8 +238,9 @@ class Rooms:
             room.load_dice(six)
             self.store.save(room.code, room.to_dict())
 
-    def act(self, code, player, payload, teacher=False) -> dict:
-        """Apply one action and return the actor's new view.
+    def act(self, code, player, payload, teacher=False, view=True) -> dict | bool | None:
+        """Apply one action and return the actor's new view (None: they left); `view=False`: True instead of
+        the view (a page, which its pushes bring up to date).
 
         A `version` that is behind refuses the action only when what the
         actor's moves answer has changed since (their private part): a second
@@ -264,7 +265,9 @@ class Rooms:
             connected = self.connected(room.code)
             room.apply(player, payload, connected, self.dice, teacher, now=self.clock())
             self._commit(room, before)  # which ends every shake and peek
-            return room.view_for(player, dict.fromkeys(connected)) if room.seat(player) else None
+            if not room.seat(player):
+                return None
+            return room.view_for(player, dict.fromkeys(connected)) if view else True
 
     def _after_grace(self, room: Room, target) -> None:
         """Mid-game a player may be removed only after `offline_grace` seconds away (a reload is no reason)."""

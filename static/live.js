@@ -152,6 +152,30 @@
     window.addEventListener("online", () => { if (!socket.connected) socket.connect(); });
   }
 
+  // A room's form goes over the page's open socket (cheaper for the server than a request); the pushes
+  // bring what changed, as to everyone else, and a refusal comes back as a toast. Without a socket
+  // (one phone for the table, a dropped connection) htmx posts it, and "leave" always: its answer
+  // sends the page away.
+  const FORM_WAIT = 8000; // ms for the socket's answer before the page says it is reconnecting
+  const said = (text) => {
+    const line = document.createElement("p");
+    line.className = "toast-message";
+    line.textContent = text;
+    return line.outerHTML;
+  };
+  document.body.addEventListener("htmx:configRequest", (event) => {
+    const socket = room.socket;
+    const fields = Object.fromEntries(event.detail.formData || []);
+    if (event.detail.path !== ACT_URL || !socket || !socket.connected || fields.action === "leave") return;
+    event.preventDefault();
+    $("toast").textContent = "";
+    socket.timeout(FORM_WAIT).emit("form", fields, (late, answer) => {
+      if (answer && answer.gone) location.assign(answer.gone);
+      else if (answer && answer.toast) M.toast(answer.toast);
+      else if (late || answer.error) M.toast(said(late ? M.T.reconnecting : answer.error.message), !!late);
+    });
+  });
+
   // Every form's answer holds the areas that changed; a refusal comes as a toast.
   document.body.addEventListener("htmx:beforeRequest", (event) => {
     $("toast").textContent = "";

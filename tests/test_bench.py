@@ -29,6 +29,7 @@ def test_the_browser_client_follows_the_page_script():
     assert re.search(r"M\.connect\(BOARD \? \{[^}]*\} : \{ (\w+): ROOM \}\)", PAGE)[1] == load.PAGE_AUTH_KEY
     assert f'socket.on("{load.PARTS_EVENT}", (message) => applyParts(message.html, message.reset, swapped))' in PAGE
     assert 'const ACT_URL = "/r/" + ROOM + "/act";' in PAGE and load.ACT_PATH == "/r/{code}/act"
+    assert f'socket.timeout(FORM_WAIT).emit("{load.FORM_EVENT}", fields,' in PAGE  # a form over the open socket
     assert f'xhr.getResponseHeader("{load.TOAST_HEADER}")' in PAGE
     # The page keeps an area only when its mark (version, presence count) is newer; so does the client.
     assert "const newer = a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);" in PAGE
@@ -49,7 +50,12 @@ def test_the_browser_client_reads_the_parts_the_server_renders(app, rooms):
 
 def test_a_short_run_of_both_kinds_against_the_real_server():
     rows = load.main(["--kind", "both", "--players", "12", "--seconds", "3", "--client-processes", "1"])
-    assert [(row["kind"], row["players"], row["errors"]) for row in rows] == [("browser", 12, 0), ("bot", 12, 0)]
+    rows += load.main(["--kind", "browser-http", "--players", "6", "--seconds", "2", "--client-processes", "1"])
+    assert [(row["kind"], row["players"], row["errors"]) for row in rows] == [
+        ("browser", 12, 0),
+        ("bot", 12, 0),
+        ("browser-http", 6, 0),
+    ]
     assert all(not math.isnan(row["p95"]) and row["actions/s"] > 0 for row in rows)
 
 

@@ -199,6 +199,45 @@ def test_a_binary_event_announcing_endless_attachments_is_ignored_and_keeps_noth
     assert answer["view"]["phase"] == "playing"  # the seat plays on
 
 
+def _page(app, sio, code, token, lang="en"):
+    browser = app.test_client()
+    with browser.session_transaction() as session:
+        session["seats"] = {code: token}
+    page = sio(auth={"room": code, "lang": lang}, flask_test_client=browser)
+    page.get_received()
+    return page
+
+
+def test_a_room_page_sends_its_forms_over_its_socket_and_hears_a_refusal_as_a_toast(app, sio, table, rooms):
+    """The page's forms, fields as strings as a form has them; the pushes bring the change."""
+    code, ann, ben, cem = table
+    host, guest = _page(app, sio, code, ann["token"]), _page(app, sio, code, ben["token"], "de")
+    assert host.emit("form", {"action": "start"}, callback=True) == {"ok": True}
+    assert rooms.load(code).phase == "playing"
+    assert any(m["name"] == "parts" for m in guest.get_received())  # as every change reaches every page
+
+    answer = guest.emit("form", {"action": "announce", "value": "65"}, callback=True)
+    assert answer["error"]["code"] == "not_your_turn"
+    assert answer["toast"] == '<p class="toast-message">Du bist nicht am Zug.</p>'
+    version = rooms.load(code).version
+    for fields, reason in (
+        ({"action": "shake", "version": "x1"}, "whole_number"),
+        ({"action": 5}, "not_json"),
+        (["shake"], "not_json"),
+        ({"action": "shake", "version": 1}, "not_json"),
+        ({f"f{i}": "" for i in range(65)}, "not_json"),
+    ):
+        answer = host.emit("form", fields, callback=True)
+        assert answer["error"]["reason"] == reason, fields
+        assert 'class="toast-message"' in answer["toast"]
+    assert rooms.load(code).version == version  # nothing changed
+
+    bot = sio(cem["token"])
+    assert bot.emit("form", {"action": "shake"}, callback=True)["error"]["reason"] == "connect_first"
+    assert guest.emit("form", {"action": "leave"}, callback=True) == {"gone": f"/r/{code}?gone=left"}
+    assert rooms.load(code).seat(ben["player"]) is None
+
+
 @pytest.mark.parametrize(
     "packet",
     [

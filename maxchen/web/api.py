@@ -21,10 +21,10 @@ def _rooms():
     return current_app.extensions["maxchen.rooms"]
 
 
-def act_as(code: str, player: str, action) -> dict | None:
+def act_as(code: str, player: str, action, view=True) -> dict | bool | None:
     """One action of a seat over HTTP, counted in the seat's budget as a socket's event is."""
     current_app.extensions["maxchen.throttle"].event(code, player)
-    return _rooms().act(code, player, action)
+    return _rooms().act(code, player, action, view=view)
 
 
 def _body() -> dict:

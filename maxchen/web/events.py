@@ -10,7 +10,7 @@ of a class (auth {"class"}) hears `class` events; a class board (with
 import contextlib
 
 import engineio.exceptions
-from flask import request
+from flask import render_template, request, url_for
 from flask_socketio import ConnectionRefusedError, join_room  # noqa: A004 - sends its data to the client
 from socketio.packet import ACK, BINARY_ACK, BINARY_EVENT, CONNECT, CONNECT_ERROR, DISCONNECT, EVENT, Packet
 
@@ -20,6 +20,7 @@ from ..errors import IllegalMove
 from ..live import ClassLive, Live, channel
 from ..presence import Socket
 from ..rooms import normalize_code
+from . import forms
 from .locale import LANGUAGES, select_locale
 from .seats import browser_classes, browser_seats
 
@@ -272,6 +273,22 @@ def init_app(app, socketio, rooms, live: Live, class_live: ClassLive) -> None:
     def action(payload=None, *_more):
         """Sent by a player; acked with {"view"} or {"error"}; all get what changed."""
         return as_member(lambda code, player: {"view": rooms.act(code, player, payload)})
+
+    @socketio.on("form")
+    def form(fields=None, *_more):
+        """A room page's form sent over its socket (static/live.js), as the page would post it: its
+        pushes bring what changed; a refusal comes back as the toast the page shows."""
+        socket = rooms.presence.get(request.sid)
+        if socket is None or socket.kind != "html" or socket.player is None:
+            return messages.answer(IllegalMove("connect_first"), socket.lang if socket else None)
+        try:
+            throttle.event(socket.code, socket.player)
+            if rooms.act(socket.code, socket.player, forms.room_action(fields), view=False) is None:
+                return {"gone": url_for("pages.room", code=socket.code, gone="left")}
+        except IllegalMove as error:
+            toast = render_template("partials/toast.html", message=messages.text(error, socket.lang))
+            return {"toast": toast, **messages.answer(error, socket.lang)}
+        return {"ok": True}
 
     @socketio.on("react")
     def react(payload=None, *_more):

@@ -13,6 +13,7 @@ NUMBER_FIELDS = tuple(dict.fromkeys(("version", "seat", *(f for r in REGISTRY.va
 WHOLE = re.compile(r"-?[0-9]{1,9}")  # ASCII digits only: "²".isdigit() is true, int("²") fails
 ROOM_TEXT_FIELDS = ("value", "player", "strategy")
 CLASS_TEXT_FIELDS = ("student", "table", "six")
+MAX_FIELDS = 64  # a room's form has a dozen (the host's settings the most)
 
 
 def number(text: str) -> int | str:
@@ -20,50 +21,60 @@ def number(text: str) -> int | str:
     return int(text) if WHOLE.fullmatch(text) else text
 
 
-def room_action() -> dict:
-    """A player's form as the action the API takes."""
-    form = request.form
+def room_action(form=None) -> dict:
+    """A player's form (the request's, or its fields as a room page's socket sends them) as the action the
+    API takes."""
+    form = request.form if form is None else _fields(form)
     payload = {"action": form.get("action")}
     for field in NUMBER_FIELDS:
         if form.get(field, "") != "":
             if not WHOLE.fullmatch(form[field]):
                 raise IllegalMove("whole_number", field=field)
             payload[field] = int(form[field])
-    return payload | _texts(ROOM_TEXT_FIELDS) | _rules()
+    return payload | _texts(ROOM_TEXT_FIELDS, form) | _rules(form)
+
+
+def _fields(sent) -> dict:
+    """A form's fields as a page's socket sends them: names and values are strings, a few dozen at most."""
+    if not isinstance(sent, dict) or len(sent) > MAX_FIELDS:
+        raise IllegalMove("not_json")
+    if not all(isinstance(key, str) and isinstance(value, str) for key, value in sent.items()):
+        raise IllegalMove("not_json")
+    return sent
 
 
 def class_action() -> dict:
     """The teacher's form as a class action."""
     form = request.form
-    payload = {"action": form.get("action")} | _texts(CLASS_TEXT_FIELDS)
+    payload = {"action": form.get("action")} | _texts(CLASS_TEXT_FIELDS, form)
     if "closed" in form:  # anything but 1 or 0 goes on as it came, for the class to refuse in words
         payload["closed"] = {"1": True, "0": False}.get(form["closed"], form["closed"])
     for field in ("size", "seconds"):
         if field in form:
             payload[field] = number(form[field])
-    return payload | _rules()
+    return payload | _rules(form)
 
 
-def _texts(fields) -> dict:
-    return {field: request.form[field] for field in fields if field in request.form}
+def _texts(fields, form) -> dict:
+    return {field: form[field] for field in fields if field in form}
 
 
-def _rules() -> dict:
+def _rules(form) -> dict:
     """A change of rule set and options, when the form makes one."""
-    if "rules" not in request.form:
+    if "rules" not in form:
         return {}
-    rules = request.form["rules"]
-    return {"options": {"rules": rules, **options(rules)}}
+    rules = form["rules"]
+    return {"options": {"rules": rules, **options(rules, form)}}
 
 
-def options(rules: str) -> dict:
+def options(rules: str, form=None) -> dict:
     """The form's options (option.NAME) of rule set `rules`, whole numbers as numbers.
 
     Fields of another rule set's options (after a switch) are left out.
     """
     game = RULESETS.get(rules)
     found = {}
-    for key, value in request.form.items():
+    for key, value in (request.form if form is None else form).items():
         name = key.removeprefix("option.")
         if key.startswith("option.") and game and name in game.OPTIONS:
             found[name] = number(value)

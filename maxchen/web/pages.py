@@ -216,7 +216,7 @@ def act(code):
     """An action from a form (htmx); answers the changed areas, or the error as a toast."""
     code, player = seated(code)
     try:
-        still_seated = act_as(code, player, forms.room_action())
+        still_seated = act_as(code, player, forms.room_action(), view=False)
     except IllegalMove as error:
         return refusal(error)
     if still_seated is None:  # left the room
