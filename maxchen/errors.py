@@ -71,6 +71,7 @@ REASONS = {
     "name_blank": "bad_value",
     "name_ellipsis": "bad_value",
     "name_marks": "bad_value",
+    "name_scripts": "bad_value",
     "unknown_rules": "bad_value",
     "one_phone": "one_phone",
     "room_full": "room_full",

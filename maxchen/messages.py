@@ -56,6 +56,9 @@ TEXTS = {
     "name_blank": _l("A name needs at least one visible letter, digit or sign."),
     "name_ellipsis": _l("Names cannot contain “…”: the table shortens a long name with it."),
     "name_marks": _l("A letter may carry at most %(limit)s marks."),
+    "name_scripts": _l(
+        "Write each word of a name in one alphabet: this one mixes letters of two (such as Latin and Cyrillic)."
+    ),
     "unknown_rules": _l("Unknown rule set %(rules)s; choose one of %(choices)s."),
     "one_phone": _l("This table plays on one phone."),
     "room_full": _l("The room is full (%(limit)s players)."),

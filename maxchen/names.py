@@ -8,6 +8,7 @@ names that look alike (homoglyphs, case, small capitals) cannot sit at one table
 import functools
 import unicodedata
 
+from confusable_homoglyphs.categories import alias
 from confusable_homoglyphs.utils import load
 
 from .errors import IllegalMove
@@ -161,9 +162,23 @@ def clean_name(text) -> str:
         raise IllegalMove("name_blank")
     if _marks_on_a_letter(name) > MARKS_PER_LETTER:
         raise IllegalMove("name_marks", limit=MARKS_PER_LETTER)
+    if not all(_one_script(word) for word in name.split()):
+        raise IllegalMove("name_scripts")
     if "..." in skeleton(name):  # "…", "...": what the table puts in a long name's middle (static/live.js)
         raise IllegalMove("name_ellipsis")
     return name
+
+
+# Scripts a word may mix (UTS #39's "highly restrictive" level: Japanese, Chinese with Bopomofo, Korean,
+# each with Latin); signs, digits and marks (Common, Inherited) go with any.
+_WRITING = ({"HAN", "HIRAGANA", "KATAKANA", "LATIN"}, {"HAN", "BOPOMOFO", "LATIN"}, {"HAN", "HANGUL", "LATIN"})
+
+
+def _one_script(word: str) -> bool:
+    """The word's letters are of one script (or one of the `_WRITING` mixes): "Ⲁnn" (a Coptic Ⲁ, a Latin
+    nn) or "Aпп" is not, and so cannot pass for "Ann" where a look-alike table lacks the letter."""
+    scripts = {alias(ch) for ch in word} - {"COMMON", "INHERITED", "Unknown"}  # Unknown: newer than the data
+    return len(scripts) <= 1 or any(scripts <= allowed for allowed in _WRITING)
 
 
 def _marks_on_a_letter(name: str) -> int:
