@@ -95,7 +95,7 @@ class Classrooms:
         if data is None:
             raise IllegalMove("class_not_found")
         if not data.keys() >= CLASS_FIELDS or not all(isinstance(data[k], list) for k in ("students", "tables")):
-            raise self._broken.refuse(code)  # its saved state is no class of ours
+            raise self._broken.refuse(code, "no class of ours")
         return data
 
     def _save(self, data: dict, seated=()) -> None:

@@ -63,13 +63,13 @@ class Unreadable:
         self.what, self.reason = what, reason
         self._seen: set[str] = set()
 
-    def refuse(self, code: str) -> IllegalMove:
-        """The refusal to raise for `code`; the first time logs why (the exception being handled, if any)."""
+    def refuse(self, code: str, why: str | None = None) -> IllegalMove:
+        """The refusal to raise for `code`; the first time logs why in one line (`why`, or the exception
+        being handled)."""
         if code not in self._seen:
             self._seen.add(code)
-            log.error(
-                "%s %s does not load; its players are told so", self.what, code, exc_info=sys.exc_info()[0] is not None
-            )
+            why = why or repr(sys.exc_info()[1])
+            log.error("%s %s does not load (%s); its players are told so", self.what, code, why)
         return IllegalMove(self.reason)
 
 

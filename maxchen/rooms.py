@@ -19,7 +19,17 @@ from .locks import Locks, Unreadable, sweep
 from .presence import ACTIVITIES, REACTIONS, WATCHERS_PER_ROOM, Presence, Socket
 from .rulesets import DEFAULT, RULESETS, SHARED_DEFAULT
 from .store import BrokenRow, MemoryStore
-from .table import CODE_ALPHABET, MAX_SEATS, ROOM_TTL, Room, hash_token, new_code, normalize_code, ruleset_name
+from .table import (
+    CODE_ALPHABET,
+    MAX_SEATS,
+    ROOM_TTL,
+    Room,
+    hash_token,
+    new_code,
+    normalize_code,
+    readable,
+    ruleset_name,
+)
 
 log = logging.getLogger(__name__)
 
@@ -87,12 +97,10 @@ class Rooms:
             raise self._broken.refuse(code) from None
         if data is None:
             raise IllegalMove("room_not_found")
-        if data.get("rules") not in RULESETS or data.get("phase") not in (
-            "lobby",
-            "playing",
-            "over",
-        ):  # no room of ours
-            raise self._broken.refuse(code)
+        if data.get("rules") not in RULESETS or data.get("phase") not in ("lobby", "playing", "over"):
+            raise self._broken.refuse(code, "no rule set or phase of ours")
+        if not readable(data):
+            raise self._broken.refuse(code, "a field of another type")
         return data
 
     def exists(self, code: str) -> bool:
@@ -207,7 +215,9 @@ class Rooms:
         """The room's stored data and the seat of `token` in it, or IllegalMove `bad_token`."""
         try:
             data = self._data(normalize_code(code))
-        except IllegalMove:
+        except IllegalMove as error:
+            if error.reason == "room_broken":  # said to anyone with the code (its page says it too): its seats
+                raise  # hear that their room is broken, not that their token is wrong
             raise IllegalMove("bad_token") from None
         if isinstance(token, str) and token:
             digest = hash_token(token)
@@ -382,8 +392,13 @@ class Rooms:
 
     def _drop_idle(self, code: str, cutoff: float) -> bool:
         with self._locks.of(code), self.store.lock(code):
-            data = self.store.load(code)
-            if data is None or data["touched"] >= cutoff or self.presence.sockets(code):
+            try:
+                data = self._data(code)  # a room that does not load is left as it is (the sweep logs it)
+            except IllegalMove as error:
+                if error.reason == "room_not_found":
+                    return False
+                raise
+            if data["touched"] >= cutoff or self.presence.sockets(code):
                 return False
             self.store.delete(code)
         self._locks.drop(code)

@@ -78,6 +78,33 @@ class Seat:
     bot: str | None = None  # a computer player's strategy (it has no token: the server plays it)
 
 
+def _of(value, *types) -> bool:
+    return isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
+
+
+def readable(data: dict) -> bool:
+    """A saved room's own fields have the types a room gives them (its game's are its rule set's to check)."""
+    seats = data.get("seats")
+    return (
+        _of(data.get("code"), str)
+        and _of(data.get("options"), dict)
+        and _of(data.get("version"), int)
+        and _of(data.get("touched"), int, float)
+        and (data.get("host") is None or _of(data["host"], str))
+        and (data.get("game") is None or _of(data["game"], dict))
+        and _of(data.get("games", 0), int)
+        and _of(seats, list)
+        and all(
+            _of(seat, dict)
+            and _of(seat.get("id"), str)
+            and _of(seat.get("name"), str)
+            and all(_of(seat.get(flag, False), bool) for flag in ("waiting", "left"))
+            and (seat.get("bot") is None or _of(seat["bot"], str))
+            for seat in seats
+        )
+    )
+
+
 class Room:
     """A room: seats, host, options, phase and the current game."""
 

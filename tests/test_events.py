@@ -265,7 +265,7 @@ def test_an_unreadable_packet_that_asks_for_an_answer_gets_bad_request(sio, tabl
     assert answer["view"]["phase"] == "playing"  # the seat plays on
 
 
-@pytest.mark.parametrize("event", ["shake", "Action", "connect_error", "x" * 200])
+@pytest.mark.parametrize("event", ["shake", "Action", "connect_error", "x" * 200, "connect", "disconnect"])
 def test_an_event_of_no_known_name_that_asks_for_an_answer_hears_why(sio, table, event):
     """python-socketio left it without an ack: a script with a typo in the event's name waited for ever."""
     code, ann, _ben, _cem = table

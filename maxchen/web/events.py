@@ -149,8 +149,8 @@ def init_app(app, socketio, rooms, live: Live, class_live: ClassLive) -> None:
 
         The others see the new connection in the players area (nothing else).
         """
-        if rooms.presence.get(request.sid) or _established():
-            return None  # a client event named "connect": not a connection
+        if rooms.presence.get(request.sid) or _established():  # a client event named "connect"
+            return messages.answer(IllegalMove("unknown_event"))
         auth = auth if isinstance(auth, dict) else {}
         address = request.remote_addr or ""
         if "class" in auth:
@@ -241,8 +241,8 @@ def init_app(app, socketio, rooms, live: Live, class_live: ClassLive) -> None:
     @socketio.on("disconnect")
     def disconnect(*_reason):
         """The player's seat stays; `connected` turns false for the others."""
-        if _established():
-            return  # a client event named "disconnect": the socket is still open
+        if _established():  # a client event named "disconnect": the socket is still open
+            return messages.answer(IllegalMove("unknown_event"))
         class_live.forget(request.sid)
         rooms.disconnect(request.sid)
 
