@@ -56,7 +56,7 @@ from maxchen.names import skeleton  # noqa: E402
 from maxchen.presence import RedisPresence  # noqa: E402
 from maxchen.rooms import Outlets, Rooms  # noqa: E402
 from maxchen.store import MemoryStore, RedisStore, SqliteStore  # noqa: E402
-from maxchen.web import events, locale, seats  # noqa: E402
+from maxchen.web import events, locale, seats, templating  # noqa: E402
 from maxchen.web.errors import refusal  # noqa: E402
 
 MAX_MESSAGE = 16 * 1024
@@ -68,6 +68,7 @@ socketio = SocketIO()
 def create_app(test_config=None) -> Flask:
     """The Flask app with the API, the pages and the Socket.IO events."""
     app = Flask(__name__)
+    app.jinja_environment = templating.Environment
     app.json = fastjson.JSONProvider(app)
     app.config.from_mapping(
         SECRET_KEY=os.environ.get("MAXCHEN_SECRET_KEY") or secrets.token_hex(32),

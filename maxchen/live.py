@@ -8,7 +8,6 @@ rendered per player and sent only when it changed. Every part carries the
 version it shows; the page drops a part older than the one it holds.
 """
 
-import functools
 import hashlib
 import threading
 import time
@@ -36,6 +35,8 @@ SHARES = dict(zip(LOADINGS, (N_("1 time in 4"), N_("1 time in 3"), N_("1 time in
 
 
 _CATALOGS: dict = {}
+_LABELS: dict = {}  # (app, rule set, language) -> its values' labels
+_PLAIN: dict = {}  # (app, language) -> {text: its translation, as gettext without params gives it}
 
 
 def _catalog(lang: str):
@@ -56,10 +57,16 @@ def _i18n(lang: str) -> dict:
     escaped), without looking the language up again for every string.
     """
     catalog = _catalog(lang)
+    # A text without params (most are) is translated once per language.
+    plain = _PLAIN.setdefault((current_app.name, lang), {}) if has_app_context() else {}
 
     # Markup: the catalogue's own text is trusted (as in Jinja's i18n); the params are escaped.
     def gettext(text, **params):
-        return Markup(catalog.ugettext(text)) % params  # noqa: S704
+        if params:
+            return Markup(catalog.ugettext(text)) % params  # noqa: S704
+        if text not in plain:
+            plain[text] = Markup(catalog.ugettext(text)) % {}  # noqa: S704
+        return plain[text]
 
     def ngettext(singular, plural, num, **params):
         params.setdefault("num", num)
@@ -78,6 +85,15 @@ def value_label(value: int, rules_name: str = DEFAULT, lang: str | None = None) 
     return _catalog(_lang(lang)).ugettext(name) if name else str(value)
 
 
+def _value_labels(rules_name: str, lang: str):
+    """`value_label` of a rule set in one language, its words looked up once per app."""
+    key = (current_app.name, rules_name, lang)
+    if key not in _LABELS:
+        _LABELS[key] = {value: value_label(value, rules_name, lang) for value in REGISTRY[rules_name].names}
+    labels = _LABELS[key]
+    return lambda value: labels[value] if value in labels else str(value)
+
+
 def channel(code: str, lang: str) -> str:
     """The Socket.IO room of a room's public parts in one language."""
     return f"{code}:{lang}"
@@ -92,7 +108,7 @@ def _context(code: str, rules_name: str, names: dict, lang: str) -> dict:
         "code": code,
         "act_url": f"/r/{code}/act",
         "names": names,
-        "value_label": functools.partial(value_label, rules_name=rules_name, lang=lang),
+        "value_label": _value_labels(rules_name, lang),
         "min_players": rule_set.game.MIN_PLAYERS,
         "summary": _(rule_set.summary) if rule_set.summary else "",
         "templates": rule_set.templates,
