@@ -53,6 +53,7 @@ from maxchen.connections import KEEPALIVE_IDLE  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 ROOM_SIZE = 6
+DEFLATE = True  # --no-deflate: the sockets send their messages as they are
 
 # The room page's protocol (static/live.js); tests/test_bench.py keeps both in step.
 PAGE_AUTH_KEY = "room"  # io({ auth: { room: ROOM } })
@@ -73,7 +74,9 @@ class Client:
         self.version = -1  # the room version the screen holds
         self.mine = None  # what this player may do now
         self.waiting: tuple[int, asyncio.Future] | None = None
-        self.sio = socketio.AsyncClient(reconnection=False, json=fastjson)
+        # Phones' browsers ask for permessage-deflate, and the server's CPU pays for it: so do these.
+        deflate = {"compress": 15} if DEFLATE else {}
+        self.sio = socketio.AsyncClient(reconnection=False, json=fastjson, websocket_extra_options=deflate)
 
     def shows(self, version: int):
         """The screen holds `version` (or newer) now."""
@@ -329,11 +332,11 @@ async def seat_rooms(kind, bases, players: int) -> list[list[Client]]:
     return rooms
 
 
-def _procs(pids) -> tuple[float, int]:
-    """(CPU seconds, RSS bytes) of the server processes together."""
+def _procs(pids, field="VmRSS") -> tuple[float, int]:
+    """(CPU seconds, RSS bytes) of the server processes together (`field` VmHWM: their RSS at its peak)."""
     cpu = rss = 0
     for pid in pids:
-        one_cpu, one_rss = _proc(pid)
+        one_cpu, one_rss = _proc(pid, field)
         cpu, rss = cpu + one_cpu, rss + one_rss
     return cpu, rss
 
@@ -349,13 +352,13 @@ def _redis_cpu(redis_url) -> float:
     return info["used_cpu_user"] + info["used_cpu_sys"]
 
 
-def _proc(pid) -> tuple[float, int]:
-    """(CPU seconds, RSS bytes) of a process."""
+def _proc(pid, field="VmRSS") -> tuple[float, int]:
+    """(CPU seconds, RSS bytes) of a process (`field`: VmRSS now, VmHWM at its peak so far)."""
     with open(f"/proc/{pid}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
     cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     with open(f"/proc/{pid}/status") as status:
-        rss = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS:"))
+        rss = next(int(line.split()[1]) * 1024 for line in status if line.startswith(field + ":"))
     return cpu, rss
 
 
@@ -456,6 +459,7 @@ def step(kind, bases, players, seconds, pids, processes, redis_url=None, idle=()
         raise RuntimeError(f"a client process failed while playing: {failed}")
     wall = time.perf_counter() - started
     cpu1, _ = _procs(pids)
+    _, peak = _procs(pids, "VmHWM")  # the high-water mark: joining, playing and leaving
     redis1, idle1 = _redis_cpu(redis_url), _procs(idle)[0]
     for worker in workers:
         worker.join()
@@ -477,6 +481,7 @@ def step(kind, bases, players, seconds, pids, processes, redis_url=None, idle=()
         "client cpu %": sum(100 * part["cpu"] / part["wall"] for part in done),
         "client lag p95": 1000 * _pct(lags, 0.95),
         "KB/player": (rss - rss_before) / 1024 / max(1, seated),
+        "peak KB/player": (peak - rss_before) / 1024 / max(1, seated),
         "board/s": sum(part["board"][0] for part in done) / wall,
         "board KB/s": sum(part["board"][1] for part in done) / wall / 1024,
     }
@@ -551,7 +556,10 @@ def main(argv=None) -> list[dict]:
         default=ROOT,
         help="run app.py of another checkout (e.g. an older commit: `git worktree`)",
     )
+    parser.add_argument("--no-deflate", action="store_true", help="sockets without permessage-deflate")
     args = parser.parse_args(argv)
+    global DEFLATE
+    DEFLATE = not args.no_deflate
     if args.processes > 1 and not args.redis:
         parser.error("--processes N needs --redis URL: processes share rooms only through Redis")
     if args.idle_processes and not args.redis:
@@ -562,7 +570,8 @@ def main(argv=None) -> list[dict]:
     results = []
     print(
         f"{'kind':8} {'players':>7} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8} "
-        f"{'act/s':>7} {'errors':>6} {'CPU %':>6} {'KB/player':>9} {'client CPU %':>12} {'client lag p95 ms':>17}",
+        f"{'act/s':>7} {'errors':>6} {'CPU %':>6} {'KB/player':>9} {'peak KB':>7} {'client CPU %':>12} "
+        f"{'client lag p95 ms':>17}",
         flush=True,
     )
     for kind in kinds:
@@ -605,7 +614,8 @@ def main(argv=None) -> list[dict]:
             print(
                 f"{row['kind']:8} {row['players']:>7} {row['p50']:>8.1f} {row['p95']:>8.1f} {row['p99']:>8.1f} "
                 f"{row['max']:>8.1f} {row['actions/s']:>7.1f} {row['errors']:>6} {row['cpu %']:>6.0f} "
-                f"{row['KB/player']:>9.0f} {row['client cpu %']:>12.0f} {row['client lag p95']:>17.1f}"
+                f"{row['KB/player']:>9.0f} {row['peak KB/player']:>7.0f} {row['client cpu %']:>12.0f} "
+                f"{row['client lag p95']:>17.1f}"
                 + (
                     f"  class board: {row['board/s']:.1f} pushes/s, {row['board KB/s']:.1f} KB/s"
                     if kind == "class"

@@ -78,3 +78,10 @@ def test_the_simulators_floor_plays_the_real_engines_games():
         game = simulate.play_engine(["honest"] * 3, random.Random(seed))
         standing = [seat["points"] for seat in game["standing"]]
         assert floor_game(random.Random(seed)) == (game["seat"], game["rounds"], standing), seed
+
+
+def test_the_light_load_bench_times_ours_and_the_floor_in_turns():
+    """bench/light.py: one room of three on app.py, then on the bare relay (bench/floor.py), each action seen
+    by the two others."""
+    rows = _bench("light").main(["--actions", "6", "--rounds", "1"])
+    assert len(rows) == 1 and all(p50 > 0 and not math.isnan(p50) for p50 in rows[0])
