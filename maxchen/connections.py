@@ -30,6 +30,10 @@ waits forever for headers that trickle in, one byte at a time, and keeps
   of any kind (keep-alive loops, WebSockets that never join a room): a new
   one past it is closed unread, so one client cannot fill the server's
   open-file limit however it keeps its connections busy.
+- A WebSocket is offered no compression: a browser asks for
+  permessage-deflate, and zlib's window and tables cost about 300 KB of the
+  server's memory per socket for as long as it is open (three times all the
+  rest of a phone), and CPU for every push of a few KB.
 """
 
 import collections
@@ -296,6 +300,7 @@ def eventlet_protocol(unlimited=()):
             # Only the app's input: a WebSocket reads `eventlet.input` as long as it lives.
             body = environ["wsgi.input"] = _SlowBody(environ["wsgi.input"], self, body_timeout)
             environ["eventlet.input"].discard = body.discard  # eventlet's own, after the answer: by the deadline too
+            environ.pop("HTTP_SEC_WEBSOCKET_EXTENSIONS", None)  # no permessage-deflate (see above)
             return environ
 
         def _head_done(self):

@@ -211,6 +211,26 @@ def test_a_request_refused_before_the_app_is_a_whole_answer_with_the_pages_heade
     assert requests.get(server.url + "/", timeout=5).status_code == 200
 
 
+def test_a_websocket_is_offered_no_compression(server):
+    """A browser asks for permessage-deflate: zlib's window and tables cost the server about 300 KB per
+    socket for as long as it is open (bench/README.md); the answer leaves it out and the socket works."""
+    head = (
+        "GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\n"
+        f"Host: 127.0.0.1:{server.port}\r\nOrigin: {server.url}\r\n"
+        "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as conn:
+        conn.sendall(head.encode())
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += conn.recv(4096)
+    lines = answer.split(b"\r\n\r\n")[0].decode().split("\r\n")
+    assert lines[0].startswith("HTTP/1.1 101")
+    assert not [line for line in lines if line.lower().startswith("sec-websocket-extensions")]
+
+
 def test_a_refused_socket_says_why_in_its_data(server):
     """The page reloads on `bad_token`: it reads the code from connect_error's data."""
     refused = []
