@@ -502,7 +502,9 @@ def start_server(instance, checkout=ROOT, redis_url=None) -> tuple[subprocess.Po
         **os.environ,
         "MAXCHEN_LIMIT_CLASS_JOINS": os.environ.get("MAXCHEN_LIMIT_CLASS_JOINS", "1000 per minute"),
         # Joins in flight count as tries until they succeed: 80 at once from one address pass 60 a minute.
-        "MAXCHEN_LIMIT_FAILURES": os.environ.get("MAXCHEN_LIMIT_FAILURES", "1000 per minute"),
+        "MAXCHEN_LIMIT_FAILURES": os.environ.get("MAXCHEN_LIMIT_FAILURES", "100000 per minute"),
+        # 4,000 players are 667 rooms made in a minute; a school's router makes 600 at most.
+        "MAXCHEN_LIMIT_ROOMS": os.environ.get("MAXCHEN_LIMIT_ROOMS", "100000 per minute"),
         # A slowloris guard: a busy server reads the headers of hundreds of connections from this one address late.
         "MAXCHEN_WAITING_PER_ADDRESS": os.environ.get("MAXCHEN_WAITING_PER_ADDRESS", "100000"),
         "MAXCHEN_IDLE_PER_ADDRESS": os.environ.get("MAXCHEN_IDLE_PER_ADDRESS", "100000"),
