@@ -547,7 +547,7 @@ class Room:
         """
         you = self.holder if self.shared else player
         game = self.game
-        mine = game.view_for(you) if game is not None else {}
+        mine = self._game_view(you) if game is not None else {}
         seat = next((s for s in self.seats if s.id == you), None)
         turn = mine.get("turn")
         host = player == self.host
@@ -585,8 +585,20 @@ class Room:
             "names": {s.id: s.name for s in self.seats if s.id in shown},
         }
 
+    def _game_view(self, player: str | None) -> dict:
+        """The game's view for `player`; once per seat after a change (`mark_private`), which asks it for
+        every seat and the pushes again for each."""
+        views = self.__dict__.get("_game_views")
+        if views is None or views[0] != self.version:
+            return self.game.view_for(player)
+        if player not in views[1]:
+            views[1][player] = self.game.view_for(player)
+        return views[1][player]
+
     def mark_private(self) -> None:
-        """Note, for each seat, the version since which its private part is unchanged."""
+        """Note, for each seat, the version since which its private part is unchanged (called after a change
+        is made: from here to the room's saving and pushes, the game's views are made once)."""
+        self._game_views = (self.version, {})
         for seat in self.members():
             key = hashlib.sha256(json.dumps(self.private_for(seat.id), sort_keys=True).encode()).hexdigest()[:16]
             if self.since.get(seat.id, [None])[0] != key:
@@ -623,7 +635,7 @@ class Room:
             "loaded": self.told_loading["six"] if self.told_loading else None,
         }
         if game is not None:
-            view.update(game.view_for(player))
+            view.update(self._game_view(player))
         if self.paused:
             view["allowed"] = []
         return view
