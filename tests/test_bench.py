@@ -85,3 +85,8 @@ def test_the_light_load_bench_times_ours_and_the_floor_in_turns():
     by the two others."""
     rows = _bench("light").main(["--actions", "6", "--rounds", "1"])
     assert len(rows) == 1 and all(p50 > 0 and not math.isnan(p50) for p50 in rows[0])
+
+
+def test_the_render_bench_draws_every_area_of_a_room_in_play():
+    timings = _bench("render").main(["--renders", "2"])
+    assert set(timings) == {"players", "table", "controls"} and all(t > 0 for t in timings.values())
