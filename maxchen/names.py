@@ -162,7 +162,7 @@ def clean_name(text) -> str:
         raise IllegalMove("name_blank")
     if _marks_on_a_letter(name) > MARKS_PER_LETTER:
         raise IllegalMove("name_marks", limit=MARKS_PER_LETTER)
-    if not all(_one_script(word) for word in name.split()):
+    if not all(_one_script(word) for word in _words(name)):
         raise IllegalMove("name_scripts")
     if "..." in skeleton(name):  # "…", "...": what the table puts in a long name's middle (static/live.js)
         raise IllegalMove("name_ellipsis")
@@ -172,6 +172,15 @@ def clean_name(text) -> str:
 # Scripts a word may mix (UTS #39's "highly restrictive" level: Japanese, Chinese with Bopomofo, Korean,
 # each with Latin); signs, digits and marks (Common, Inherited) go with any.
 _WRITING = ({"HAN", "HIRAGANA", "KATAKANA", "LATIN"}, {"HAN", "BOPOMOFO", "LATIN"}, {"HAN", "HANGUL", "LATIN"})
+
+
+def _joiner(ch: str) -> bool:
+    return ch.isspace() or ch == "/" or unicodedata.category(ch) == "Pd"
+
+
+def _words(name: str) -> list[str]:
+    """The words of a name: between spaces, dashes and slashes ("Анна Smith", "Ангелина-Maria", "Иван/Ivan")."""
+    return "".join(" " if _joiner(ch) else ch for ch in name).split()
 
 
 def _one_script(word: str) -> bool:

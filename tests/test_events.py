@@ -226,6 +226,7 @@ def test_a_room_page_sends_its_forms_over_its_socket_and_hears_a_refusal_as_a_to
         (["shake"], "not_json"),
         ({"action": "shake", "version": 1}, "not_json"),
         ({f"f{i}": "" for i in range(65)}, "not_json"),
+        (None, "not_json"),  # no fields: never the connection's opening request's (it read the socket)
     ):
         answer = host.emit("form", fields, callback=True)
         assert answer["error"]["reason"] == reason, fields

@@ -41,6 +41,8 @@ def refused(reason, call, *args):
         ("Ann\u00a0 \u2003Lee", "Ann Lee"),
         ("?", "?"),
         ("Анна Smith", "Анна Smith"),  # two scripts, a word each
+        ("Ангелина-Maria", "Ангелина-Maria"),  # words joined by a dash or a slash are words too
+        ("Иван/Ivan", "Иван/Ivan"),
         ("やまだ太郎", "やまだ太郎"),  # Japanese writes one word in three
         ("김철수", "김철수"),
         ("Jean-Luc O'Neil", "Jean-Luc O'Neil"),

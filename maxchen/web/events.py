@@ -283,7 +283,7 @@ def init_app(app, socketio, rooms, live: Live, class_live: ClassLive) -> None:
             return messages.answer(IllegalMove("connect_first"), socket.lang if socket else None)
         try:
             throttle.event(socket.code, socket.player)
-            if rooms.act(socket.code, socket.player, forms.room_action(fields), view=False) is None:
+            if rooms.act(socket.code, socket.player, forms.sent_action(fields), view=False) is None:
                 return {"gone": url_for("pages.room", code=socket.code, gone="left")}
         except IllegalMove as error:
             toast = render_template("partials/toast.html", message=messages.text(error, socket.lang))

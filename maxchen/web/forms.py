@@ -21,10 +21,18 @@ def number(text: str) -> int | str:
     return int(text) if WHOLE.fullmatch(text) else text
 
 
-def room_action(form=None) -> dict:
-    """A player's form (the request's, or its fields as a room page's socket sends them) as the action the
-    API takes."""
-    form = request.form if form is None else _fields(form)
+def room_action() -> dict:
+    """A player's form, as the request brings it, as the action the API takes."""
+    return _room_action(request.form)
+
+
+def sent_action(fields) -> dict:
+    """A form's fields as a room page's socket sends them (never the request's: on a socket, that is the
+    connection's opening request), as the action the API takes."""
+    return _room_action(_fields(fields))
+
+
+def _room_action(form) -> dict:
     payload = {"action": form.get("action")}
     for field in NUMBER_FIELDS:
         if form.get(field, "") != "":
