@@ -172,8 +172,12 @@
     socket.timeout(FORM_WAIT).emit("form", fields, (late, answer) => {
       if (answer && answer.gone) location.assign(answer.gone);
       else if (answer && answer.toast) M.toast(answer.toast);
-      else if (late || answer.error) M.toast(said(late ? M.T.reconnecting : answer.error.message), !!late);
+      else if (late || answer.error) M.toast(said(late ? M.T.unanswered : answer.error.message));
     });
+  });
+  // A form posted without a connection never left the phone: say so (htmx alone says nothing).
+  document.body.addEventListener("htmx:sendError", (event) => {
+    if (event.detail.requestConfig && event.detail.requestConfig.path === ACT_URL) M.toast(said(M.T.unsent));
   });
 
   // Every form's answer holds the areas that changed; a refusal comes as a toast.

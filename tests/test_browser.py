@@ -820,6 +820,29 @@ def test_live_table_keeps_choices_counts_simultaneous_shakes_and_names_the_faste
         phone.context.close()
 
 
+def test_a_move_made_without_a_connection_says_it_did_not_reach_the_table(browser, server):
+    """Offline, a form is posted (the socket is down) and fails: the page said nothing, and the player
+    waited for a move that never reached the table."""
+    (ann, ben), code = join_phones(browser, server, ["Ann", "Ben"], ["en-US", "de-DE"])
+    ann.context.set_offline(True)
+    ann.page.wait_for_selector("#banner:not([hidden])")
+    ann.page.focus("button[data-action=start]")  # a tap is blocked offline; the keyboard still presses
+    ann.page.keyboard.press("Enter")
+    ann.page.wait_for_selector("#toast .toast-message")
+    assert ann.page.inner_text("#toast .toast-message") == (
+        "No connection: your move did not reach the table. Make it again once you are back."
+    )
+    ann.shot("offline-unsent")
+    ann.context.set_offline(False)
+    ann.page.wait_for_selector("#banner", state="hidden", timeout=15000)
+    ann.page.click("button[data-action=start]")
+    for phone in (ann, ben):
+        phone.page.wait_for_selector("#table [data-meta][data-phase=playing]", state="attached")
+        # What the browser and htmx log of the failed post itself is expected; nothing else.
+        assert [e for e in phone.errors if "INTERNET_DISCONNECTED" not in e and not e.startswith("htmx:")] == []
+        phone.context.close()
+
+
 @pytest.mark.parametrize("path", ["/", "/r/{code}"])
 def test_forms_fill_the_phone_width(browser, server, path):
     """A collapsed form on the first screen shipped once: every field and button spans its card."""
