@@ -152,17 +152,10 @@
     window.addEventListener("online", () => { if (!socket.connected) socket.connect(); });
   }
 
-  // A room's form goes over the page's open socket (cheaper for the server than a request); the pushes
-  // bring what changed, as to everyone else, and a refusal comes back as a toast. Without a socket
-  // (one phone for the table, a dropped connection) htmx posts it, and "leave" always: its answer
-  // sends the page away.
-  const FORM_WAIT = 8000; // ms for the socket's answer before the page says it is reconnecting
-  const said = (text) => {
-    const line = document.createElement("p");
-    line.className = "toast-message";
-    line.textContent = text;
-    return line.outerHTML;
-  };
+  // A room's form goes over the open socket (pushes bring the change, a refusal is a toast); without one
+  // (one phone, offline) htmx posts it, and "leave" always (its answer sends the page away).
+  const FORM_WAIT = 8000; // ms
+  const said = (text) => Object.assign(document.createElement("p"), { className: "toast-message", textContent: text }).outerHTML;
   document.body.addEventListener("htmx:configRequest", (event) => {
     const socket = room.socket;
     const fields = Object.fromEntries(event.detail.formData || []);
@@ -175,7 +168,7 @@
       else if (late || answer.error) M.toast(said(late ? M.T.unanswered : answer.error.message));
     });
   });
-  // A form posted without a connection never left the phone: say so (htmx alone says nothing).
+  // A form posted offline never left the phone: say so.
   document.body.addEventListener("htmx:sendError", (event) => {
     if (event.detail.requestConfig && event.detail.requestConfig.path === ACT_URL) M.toast(said(M.T.unsent));
   });
