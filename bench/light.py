@@ -96,7 +96,7 @@ def main(argv=None):
         port = load._free_port()
         floor = subprocess.Popen([sys.executable, str(Path(__file__).with_name("floor.py")), str(port)])
         try:
-            _wait_for(port)
+            load.wait_for_port(port)
             asyncio.run(our_round(ours_base, 20))  # warm-ups
             asyncio.run(floor_round(f"http://127.0.0.1:{port}", 20))
             print(f"{'round':>5} {'ours p50':>9} {'floor p50':>9} {'ratio':>6} {'ours p95':>9} {'floor p95':>9}")
@@ -116,19 +116,6 @@ def main(argv=None):
             for process in (ours, floor):
                 process.terminate()
                 process.wait()
-
-
-def _wait_for(port):
-    import socket
-
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.1).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError("the floor server did not come up")
 
 
 if __name__ == "__main__":

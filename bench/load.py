@@ -519,16 +519,24 @@ def start_server(instance, checkout=ROOT, redis_url=None) -> tuple[subprocess.Po
         stdout=log,
         stderr=subprocess.STDOUT,
     )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60  # a busy machine starts it slowly
+    try:
+        wait_for_port(port)
+    except RuntimeError:
+        server.kill()
+        raise
+    return server, f"http://127.0.0.1:{port}"
+
+
+def wait_for_port(port: int, seconds: float = 60) -> None:
+    """Until a server listens on `port` (a busy machine starts one slowly); RuntimeError after `seconds`."""
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
             socket.create_connection(("127.0.0.1", port), 0.1).close()
-            return server, base
+            return
         except OSError:
             time.sleep(0.05)
-    server.kill()
-    raise RuntimeError("the server did not come up")
+    raise RuntimeError(f"no server came up on port {port}")
 
 
 def main(argv=None) -> list[dict]:

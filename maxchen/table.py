@@ -146,6 +146,7 @@ class Room:
         self.games = games  # games started here: the number of the current (or last) one
         # player -> [key of their private part, the version since when it is so]
         self.since: dict[str, list] = since or {}
+        self._game_views: tuple[int, dict] | None = None  # (version, player -> the game's view): mark_private
         # Pass and play: one device (the host's seat) plays for everyone; the
         # phone is uncovered for one player at a time, the `holder`.
         self.shared = shared
@@ -588,7 +589,7 @@ class Room:
     def _game_view(self, player: str | None) -> dict:
         """The game's view for `player`; once per seat after a change (`mark_private`), which asks it for
         every seat and the pushes again for each."""
-        views = self.__dict__.get("_game_views")
+        views = self._game_views
         if views is None or views[0] != self.version:
             return self.game.view_for(player)
         if player not in views[1]:

@@ -33,6 +33,11 @@ def http_error(error: HTTPException):
     return render_template("error.html", status=error.code, message=ERROR_TEXTS.get(error.code)), error.code
 
 
+def toast(message: str) -> str:
+    """A refusal as the room page shows it for a moment (static/live.js), whichever way its form went."""
+    return render_template("partials/toast.html", message=message)
+
+
 @bp.app_errorhandler(IllegalMove)
 def refusal(error: IllegalMove):
     """A refusal as its asker reads it: JSON for the API, a toast for htmx, else a page."""
@@ -42,7 +47,7 @@ def refusal(error: IllegalMove):
         # It asks again at its next poll; a toast swapped in would end the polling for good.
         return make_response("", 204)
     elif request.headers.get("HX-Request"):
-        response = make_response(render_template("partials/toast.html", message=messages.text(error)))
+        response = make_response(toast(messages.text(error)))
         # The page shows it (static/live.js): the form that sent it may be gone by now.
         response.headers["X-Maxchen-Toast"] = "1"
         return response

@@ -10,7 +10,7 @@ of a class (auth {"class"}) hears `class` events; a class board (with
 import contextlib
 
 import engineio.exceptions
-from flask import render_template, request, url_for
+from flask import request, url_for
 from flask_socketio import ConnectionRefusedError, join_room  # noqa: A004 - sends its data to the client
 from socketio.packet import ACK, BINARY_ACK, BINARY_EVENT, CONNECT, CONNECT_ERROR, DISCONNECT, EVENT, Packet
 
@@ -21,6 +21,7 @@ from ..live import ClassLive, Live, channel
 from ..presence import Socket
 from ..rooms import normalize_code
 from . import forms
+from .errors import toast
 from .locale import LANGUAGES, select_locale
 from .seats import browser_classes, browser_seats
 
@@ -246,6 +247,11 @@ def init_app(app, socketio, rooms, live: Live, class_live: ClassLive) -> None:
         class_live.forget(request.sid)
         rooms.disconnect(request.sid)
 
+    def refused(reason):
+        """`reason` as the ack, in the socket's language."""
+        socket = rooms.presence.get(request.sid)
+        return messages.answer(IllegalMove(reason), socket.lang if socket else None)
+
     def as_member(call):
         """Run `call(code, player)` for this socket's seat; refusals become the ack."""
         socket = rooms.presence.get(request.sid)
@@ -260,14 +266,12 @@ def init_app(app, socketio, rooms, live: Live, class_live: ClassLive) -> None:
     @socketio.on(UNREADABLE)
     def unreadable(*_any):
         """A packet that was no event of ours (TextPacket): refused, in the socket's language."""
-        socket = rooms.presence.get(request.sid)
-        return messages.answer(IllegalMove("unreadable"), socket.lang if socket else None)
+        return refused("unreadable")
 
     @socketio.on("*")
     def unknown(_event=None, *_args):
         """An event no handler of ours takes: refused with `unknown_event`, so a sender waiting on its ack hears why."""
-        socket = rooms.presence.get(request.sid)
-        return messages.answer(IllegalMove("unknown_event"), socket.lang if socket else None)
+        return refused("unknown_event")
 
     @socketio.on("action")
     def action(payload=None, *_more):
@@ -279,16 +283,18 @@ def init_app(app, socketio, rooms, live: Live, class_live: ClassLive) -> None:
         """A room page's form sent over its socket (static/live.js), as the page would post it: its
         pushes bring what changed; a refusal comes back as the toast the page shows."""
         socket = rooms.presence.get(request.sid)
-        if socket is None or socket.kind != "html" or socket.player is None:
-            return messages.answer(IllegalMove("connect_first"), socket.lang if socket else None)
-        try:
-            throttle.event(socket.code, socket.player)
-            if rooms.act(socket.code, socket.player, forms.sent_action(fields), view=False) is None:
-                return {"gone": url_for("pages.room", code=socket.code, gone="left")}
-        except IllegalMove as error:
-            toast = render_template("partials/toast.html", message=messages.text(error, socket.lang))
-            return {"toast": toast, **messages.answer(error, socket.lang)}
-        return {"ok": True}
+        if socket is None or socket.kind != "html":
+            return refused("connect_first")
+
+        def act(code, player):
+            if rooms.act(code, player, forms.sent_action(fields), view=False) is None:
+                return {"gone": url_for("pages.room", code=code, gone="left")}
+            return {"ok": True}
+
+        answer = as_member(act)
+        if "error" in answer:
+            answer["toast"] = toast(answer["error"]["message"])
+        return answer
 
     @socketio.on("react")
     def react(payload=None, *_more):
