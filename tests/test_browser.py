@@ -1107,6 +1107,7 @@ def test_a_lesson_of_twelve_phones_from_the_join_screen_to_its_summary(browser, 
     board_errors: list[str] = []
     projector.on("pageerror", lambda error: board_errors.append(str(error)))
     projector.wait_for_selector("body[data-show=join]")
+    projector.wait_for_load_state()  # a page opened by a tap has its DOM before its stylesheets (seen in CI)
     qr = projector.locator(".share .qr svg").bounding_box()
     assert qr["height"] >= 0.6 * 720 and qr["y"] + qr["height"] <= 720, qr
     assert look.problems(projector) == [], look.problems(projector)
@@ -1270,6 +1271,7 @@ def test_a_lesson_of_twelve_phones_from_the_join_screen_to_its_summary(browser, 
         desk.click(f"a[href='/c/{code}/summary']")
     summary = opened.value
     summary.wait_for_selector(".summary-stats .chart")
+    summary.wait_for_load_state()
     assert summary.locator(".summary-games li").count() == 6  # the countdown's game and the hunt's, each table
     assert " ".join(summary.locator(".summary-games").all_inner_texts()).count("von der Lehrkraft beendet") == 3
     assert summary.locator(".summary-games .ranking bdi").count() == 24
