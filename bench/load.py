@@ -30,6 +30,7 @@ processes. CPU is then the sum of the server processes, plus Redis's own
 
 import argparse
 import asyncio
+import collections
 import json
 import multiprocessing
 import os
@@ -155,7 +156,7 @@ class BrowserClient(Client):
     async def act(self, fields) -> bool:
         """Send a form as the page does: over its socket; the pushes bring what changed."""
         answer = await self.sio.call(FORM_EVENT, {k: str(v) for k, v in fields.items()}, timeout=10)
-        return answer == {"ok": True}
+        return answer == {"ok": True} or f"refused: {answer}"
 
     async def close(self):
         await super().close()
@@ -177,7 +178,7 @@ class PostingClient(BrowserClient):
             if response.status == 204:
                 return True  # the socket brings what changed
             if response.status != 200 or response.headers.get(TOAST_HEADER):
-                return False
+                return f"refused: {response.status} {response.headers.get(TOAST_HEADER, '')}"
             self.apply(text)
             return True
 
@@ -211,7 +212,7 @@ class BotClient(Client):
     async def act(self, fields) -> bool:
         answer = await self.sio.call("action", fields, timeout=10)
         if "error" in answer:
-            return False
+            return f"refused: {answer['error']['code']}/{answer['error'].get('reason')}"
         self.on_view(answer["view"])
         return True
 
@@ -251,6 +252,7 @@ class Stats:
         self.actions = 0
         self.errors = 0
         self.late = 0
+        self.why: collections.Counter = collections.Counter()  # each error's kind
 
 
 async def drive(room: list[Client], until: float, stats: Stats):
@@ -267,10 +269,11 @@ async def drive(room: list[Client], until: float, stats: Stats):
             sent = time.perf_counter()
             try:
                 ok = await actor.act(move)
-            except Exception:  # noqa: BLE001 - a benchmark counts, it does not stop
-                ok = False
-            if not ok:
+            except Exception as error:  # noqa: BLE001 - a benchmark counts, it does not stop
+                ok = f"{type(error).__name__}: {error}"[:80]
+            if ok is not True:
                 stats.errors += 1
+                stats.why[ok] += 1
             else:
                 stats.actions += 1
                 try:
@@ -278,6 +281,7 @@ async def drive(room: list[Client], until: float, stats: Stats):
                     stats.latencies.append(max(arrivals) - sent)
                 except TimeoutError:
                     stats.late += 1
+                    stats.why["late: a view took over 5 s"] += 1
         await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - tick)))
 
 
@@ -398,6 +402,7 @@ async def _share(kind, bases, players, seconds, ready, go) -> dict:
         "lags": stats.lags,
         "actions": stats.actions,
         "errors": stats.errors + stats.late,
+        "why": stats.why,
         "wall": wall,
         "cpu": own,
     }
@@ -475,6 +480,7 @@ def step(kind, bases, players, seconds, pids, processes, redis_url=None, idle=()
         "max": max(ms) if ms else float("nan"),
         "actions/s": sum(part["actions"] / part["wall"] for part in done),
         "errors": sum(part["errors"] for part in done),
+        "why": sum((part["why"] for part in done), collections.Counter()),
         "cpu %": 100 * (cpu1 - cpu0) / wall,
         "redis cpu %": 100 * (redis1 - redis0) / wall,
         "idle cpu %": 100 * (idle1 - idle0) / wall / max(1, len(idle)),
@@ -635,6 +641,8 @@ def main(argv=None) -> list[dict]:
                 + (f", an idle process {row['idle cpu %']:.0f} %" if args.idle_processes else ""),
                 flush=True,
             )
+            for why, count in row["why"].most_common():
+                print(f"{'':8} {count:>7} × {why}", flush=True)
     return results
 
 

@@ -76,7 +76,14 @@ def socketio_queue(url: str, channel: str, resubscribed):
     to a minute), and calls `resubscribed` (in a background task) each time it listens again."""
     import socketio
 
+    from .store import redis_client
+
     class Queue(socketio.RedisManager):
+        def _redis_connect(self):
+            self.redis = redis_client(self.redis_url)  # its publishers wait for a connection, as the store's do
+            self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            self.connected = True
+
         def _redis_listen_with_retries(self):
             failed = False
             while True:

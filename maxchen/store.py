@@ -481,6 +481,24 @@ REDIS_PREFIX = "maxchen:"  # every key starts so: a shared Redis keeps ours apar
 LOCK_SECONDS = 10  # a change of a room takes milliseconds; a lock older than this was held by a dead process
 LOCK_WAIT = 10
 LOCK_POLL = 0.005  # seconds between tries for a room's lock another process holds (redis-py: 0.1, a tenth of a turn)
+REDIS_CONNECTIONS = 256  # a process's connections to Redis at once; redis-py 8's own pool fails past 100
+
+
+def redis_client(url: str):
+    """A Redis client whose callers, past `REDIS_CONNECTIONS` at once, wait for a free connection (up to
+    `LOCK_WAIT` seconds) instead of failing: a busy process has thousands of sockets' greenlets."""
+    import redis
+
+    pool = redis.BlockingConnectionPool.from_url(
+        url,
+        max_connections=REDIS_CONNECTIONS,
+        timeout=LOCK_WAIT,
+        socket_connect_timeout=5,
+        socket_timeout=10,
+        health_check_interval=30,
+    )
+    return redis.Redis(connection_pool=pool)
+
 
 
 class _RedisLock:
@@ -531,9 +549,7 @@ class RedisStore:
         self.room_cap = room_cap
         self._prefix = prefix
         try:
-            self._redis = redis.Redis.from_url(
-                url, socket_connect_timeout=5, socket_timeout=10, health_check_interval=30
-            )
+            self._redis = redis_client(url)
             self._redis.ping()
             self._lock_lost = redis.exceptions.LockError
             self._hashes: dict[str, list[str]] = {}  # code -> its token hashes as last loaded here

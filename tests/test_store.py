@@ -307,6 +307,28 @@ def test_a_bad_redis_url_or_a_redis_that_does_not_answer_is_one_clear_error():
     assert "hunter2" not in str(caught.value)
 
 
+def test_more_redis_callers_at_once_than_connections_wait_for_one_instead_of_failing(redis_url):
+    """A busy process has thousands of sockets: redis-py 8's own pool refused the 101st caller at once, and
+    that move was refused as `store_down` (2,004 bots on two processes, bench/load.py)."""
+    import threading
+
+    client = RedisStore(redis_url).client
+    answers, failures = [], []
+
+    def wait_on_redis():
+        try:
+            answers.append(client.blpop(["maxchen:never"], timeout=0.3))  # holds its connection 0.3 s
+        except Exception as error:  # noqa: BLE001 - counted, and the assertion shows them
+            failures.append(repr(error))
+
+    callers = [threading.Thread(target=wait_on_redis) for _ in range(stores.REDIS_CONNECTIONS + 50)]
+    for caller in callers:
+        caller.start()
+    for caller in callers:
+        caller.join()
+    assert failures == [] and answers == [None] * len(callers)
+
+
 @pytest.mark.parametrize("stop", ["shutdown", "kill -9"])
 def test_redis_with_aof_keeps_rooms_tokens_log_and_classes_across_a_restart(tmp_path, stop):
     need_redis_server()
