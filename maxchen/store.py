@@ -500,7 +500,6 @@ def redis_client(url: str):
     return redis.Redis(connection_pool=pool)
 
 
-
 class _RedisLock:
     """A redis-py lock as a context manager that refuses (IllegalMove `room_busy`) instead of raising LockError."""
 
