@@ -386,6 +386,11 @@ class Classrooms:
             raise IllegalMove("already_loaded")
         table = self._table(data, payload.get("table"))
         self.rooms.load_dice(table, payload.get("six"))
+        for other in self._tables(
+            data, empty=True
+        ):  # their reveals hold back their seeds too: none tells which is loaded
+            if other.code != table:
+                self.rooms.hunt(other.code, True)
         data["loaded"] = {"table": table, "six": payload["six"], "revealed": False}
 
     def _reveal(self, data, payload):
@@ -397,6 +402,9 @@ class Classrooms:
             raise IllegalMove("already_revealed")
         if self.rooms.exists(loaded["table"]):
             self.rooms.act(loaded["table"], self.rooms.load(loaded["table"]).host, {"action": "reveal"}, teacher=True)
+        for other in self._tables(data, empty=True):
+            if other.hunting:
+                self.rooms.hunt(other.code, False)
         loaded["revealed"] = True
 
     _TEACHER_MOVES = {

@@ -6,6 +6,7 @@ with Player("http://127.0.0.1:5000", seat["token"]) as me:
     me.act("shake")
 """
 
+import secrets
 import threading
 import time
 
@@ -13,7 +14,7 @@ import requests
 import socketio
 
 from .errors import IllegalMove
-from .fair import verify_reveal
+from .fair import commits, verify_reveal
 from .rules.two_dice import rank, value_of
 
 PATIENCE = 3  # times a refused request is sent again after the wait the server asked for (429)
@@ -69,7 +70,10 @@ class Player:
         self.transports = list(transports)
         self.view = None
         self.removed = False
-        self.seals: dict[tuple, str] = {}  # (round, cup: "" or a Lügen player) -> the seal seen at the roll
+        # (round, cup: "" or a Lügen or Perudo player) -> the commit (or, before the seeds, the seal) seen
+        # before the reveal, and the seeds this client sent with its shakes.
+        self.seals: dict[tuple, str] = {}
+        self.seeds: dict[str, str] = {}  # commit -> the seed this client sent with that cup's shake
         self._changed = threading.Condition()
         self.sio = socketio.Client(reconnection=True, **client_options)
         self.http = requests.Session()  # one connection kept open for `fetch`
@@ -85,31 +89,35 @@ class Player:
             self._changed.notify_all()
 
     def _note_seals(self, view):
-        """Remember each closed cup's seal, to hold its reveal to it later (docs/API.md, "Fair dice")."""
+        """Remember each closed cup's commit, to hold its reveal to it later (docs/API.md, "Fair dice")."""
         round_ = view.get("round") or 0
         if any(seen > round_ for seen, _ in self.seals):
             self.seals.clear()  # a new game counts its rounds from 1 again
-        sealed = {"": view["commitment"]} if view.get("commitment") else view.get("commitments") or {}
-        for cup, commitment in sealed.items():
-            self.seals[round_, cup] = commitment
+        for cup, commit in commits(view).items():
+            self.seals[round_, cup] = commit  # Mäxchen: a believed cup's successor in the same round replaces it
 
     def fair(self, reveal=None) -> bool | None:
-        """Whether the latest view's reveal (or `reveal`) opens its cups as they were sealed.
+        """Whether the latest view's reveal (or `reveal`) opens its cups as they were committed.
 
-        Each cup must hash to its commitment (`maxchen.fair.verify`), and the
-        commitment must be the one this client's views carried at the roll.
-        None when it opens no cup, or when this client saw no seal of a cup
-        before the reveal (it came later): a reveal's own seal proves nothing.
+        Each cup's dice must come from its seeds (`maxchen.fair.verify_reveal`),
+        its commit must be the one this client's views carried before the
+        shake, and a cup this client shook must hold the seed it sent. None
+        when it opens no cup, or when this client saw no commit of a cup before
+        the reveal (it came later): a reveal's own commit proves nothing.
         """
         reveal = (self.view or {}).get("reveal") if reveal is None else reveal
         checked = verify_reveal(reveal)
         if not checked:
             return checked
-        sealed = reveal["commitment"]
-        cups = sealed.items() if isinstance(sealed, dict) else [("", sealed)]
-        seen = [self.seals.get((reveal["round"], cup)) for cup, _ in cups]
-        if any(seal is not None and seal != commitment for seal, (_, commitment) in zip(seen, cups, strict=True)):
+        cups = commits(reveal)
+        seen = [self.seals.get((reveal["round"], cup)) for cup in cups]
+        if any(seal is not None and seal != commit for seal, commit in zip(seen, cups.values(), strict=True)):
             return False
+        records = reveal.get("fair") or {}
+        for record in [records] if "commit" in records else records.values():
+            sent = self.seeds.get((record or {}).get("commit"))
+            if sent is not None and record.get("client_seed") != sent:  # our own cup, without our seed
+                return False
         return None if None in seen else True
 
     def _on_removed(self, _data):
@@ -159,6 +167,12 @@ class Player:
     def act(self, action, **body) -> dict:
         """Send one action; returns the new view or raises IllegalMove. Too many too fast (the seat's
         event budget, `rate_limited`): waited out as the answer says, and sent again."""
+        if action == "shake":  # the dice are read from our seed too: nobody chose them
+            body.setdefault("seed", secrets.token_hex(16))
+            you, cups = (self.view or {}).get("you"), (self.view or {}).get("fair") or {}
+            commit = cups.get("commit") or (cups.get(you) or {}).get("commit")
+            if commit:
+                self.seeds[commit] = body["seed"]
         for attempt in range(PATIENCE + 1):
             answer = self.sio.call("action", {"action": action, **body}, timeout=10)
             error = answer.get("error") or {}

@@ -1,8 +1,15 @@
-"""Where dice come from: the system's secure generator, a seeded one, a loaded one, or a fixed list."""
+"""Where dice come from: the system's secure generator, a seeded one, a loaded one, or a fixed list.
+
+Each has `roll(count)` and `cast(count, cup)`: a cup's dice from its record
+(maxchen/fair.py). The system's dice read them from the record's seeds, as
+anyone can again; seeded and fixed dice (simulations, tests) roll their own.
+"""
 
 import random
 import secrets
 from fractions import Fraction
+
+from . import fair
 
 
 class SeededDice:
@@ -15,12 +22,20 @@ class SeededDice:
         """Roll `count` six-sided dice."""
         return [self._random.randint(1, 6) for _ in range(count)]
 
+    def cast(self, count: int, cup: dict) -> list[int]:
+        """A cup's dice: rolled here (its seeds do not make them)."""
+        return self.roll(count)
+
 
 class SystemDice(SeededDice):
     """Production dice: `secrets.SystemRandom` (docs/rules.md §5)."""
 
     def __init__(self):
         super().__init__(secrets.SystemRandom())
+
+    def cast(self, count: int, cup: dict) -> list[int]:
+        """A cup's dice, read from its seeds (fair.faces): nobody chose them."""
+        return fair.faces(cup, count)
 
 
 class LoadedDice:
@@ -30,10 +45,32 @@ class LoadedDice:
     def __init__(self, six: Fraction, base=None):
         self.six = Fraction(six)
         self._random = getattr(base, "_random", None) or secrets.SystemRandom()
+        self._fair = base is None or isinstance(base, SystemDice)
 
     def roll(self, count: int) -> list[int]:
         """Roll `count` loaded dice."""
         return [6 if self._random.random() < self.six else self._random.randint(1, 5) for _ in range(count)]
+
+    def cast(self, count: int, cup: dict) -> list[int]:
+        """A cup's loaded dice: its record says how they were loaded (its weights)."""
+        cup["weights"] = list(fair.weights(self.six))
+        return fair.faces(cup, count) if self._fair else self.roll(count)
+
+
+class Placed:
+    """A table's game's dice: its room's code and the game's number go into every cup's record."""
+
+    def __init__(self, dice, room: str, game: int):
+        self.dice, self.room, self.game = dice, room, game
+
+    def roll(self, count: int) -> list[int]:
+        """Roll `count` dice of the underlying source."""
+        return self.dice.roll(count)
+
+    def cast(self, count: int, cup: dict) -> list[int]:
+        """A cup's dice, its record marked with the room and game."""
+        cup["room"], cup["game"] = self.room, self.game
+        return self.dice.cast(count, cup)
 
 
 class FixedDice:
@@ -54,3 +91,7 @@ class FixedDice:
         if len(roll) != count:
             raise ValueError(f"fixed roll {roll} has not {count} dice")
         return roll
+
+    def cast(self, count: int, cup: dict) -> list[int]:
+        """The next queued roll (its seeds do not make it)."""
+        return self.roll(count)

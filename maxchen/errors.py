@@ -43,6 +43,7 @@ REASONS = {
     "not_your_turn": "not_your_turn",
     "cannot_now": "not_allowed",
     "bad_announcement": "bad_value",
+    "bad_seed": "bad_value",
     "not_higher": "not_higher",
     "you_are_safe": "not_allowed",
     "not_your_bid": "not_your_turn",

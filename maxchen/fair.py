@@ -1,40 +1,29 @@
-"""Fair dice you can check: each cup is sealed when it is rolled and opened with its key at a check.
+"""Dice nobody can choose, and seals anyone can check (docs/API.md, "Fair dice"; the page /fair).
 
-The seal of a cup is `sha256(text)` in hex, where `text` is the cup's dice as
-the reveal lists them (highest first), joined by commas, then a colon and the
-cup's salt: `"6,5:" + salt`, the salt 32 lower-case hex digits (16 random
-bytes). Every view carries the seal from the roll on; the salt is as secret as
-the dice and goes out only with them (docs/API.md, "Fair dice"; the page
-/fair). Pure: no Flask; the salt comes from the system's generator (what `secrets` reads), whatever the
-dice source.
+Every cup since this scheme: before it is rolled the server draws a secret
+server seed (32 bytes, 64 hex digits) and everyone sees its commit,
+`sha256(server_seed)` in hex. The shake brings the roller's own client seed
+(32 to 64 hex digits; the server draws one when none comes). The dice are
+then read from `HMAC-SHA256(key=server_seed, msg=client_seed:room:game:
+round:seat:counter)`, counter 0, 1, … as long as dice are missing, byte by
+byte: a byte below 252 gives the face `byte % 6 + 1`, a higher one is
+skipped. A loaded table of a lesson maps with weights instead (`faces`).
+The reveal publishes the server seed: anyone can check the commit and roll
+the dice again. `check` does; scripts/check_fair.py does it without us.
+
+Older cups (saved before) carry a seal: `sha256("6,5:" + salt)`, opened by
+the salt at a check (`verify`). Pure: no Flask; seeds come from the system's
+generator (what `secrets` reads), whatever the dice source.
 """
 
 import hashlib
 import hmac
+import math
 import os
+import re
+from fractions import Fraction
 
-SALT_BYTES = 16
-SALTS_PER_READ = 256  # one read of the system's generator for many cups: a read is a system call
-_salts: list[str] = []
-# A forked process must never hand out its parent's salts: one told at a check would open the other's cups.
-os.register_at_fork(after_in_child=_salts.clear)
-
-
-def new_salt() -> str:
-    """A fresh salt: 16 bytes of the system's generator, as 32 hex digits, never handed out twice.
-
-    No lock: list.pop and list.extend are atomic, and under eventlet a lock turns green, which a thread of
-    its pool (a simulation sealing its cups) must not wait on. Two callers that find the pool empty each
-    read salts of their own.
-    """
-    try:
-        return _salts.pop()
-    except IndexError:
-        pool = os.urandom(SALT_BYTES * SALTS_PER_READ).hex()
-        fresh = [pool[i : i + 2 * SALT_BYTES] for i in range(0, len(pool), 2 * SALT_BYTES)]
-        salt = fresh.pop()
-        _salts.extend(fresh)
-        return salt
+from .errors import IllegalMove
 
 
 def text(dice, salt: str) -> str:
@@ -47,12 +36,6 @@ def commitment(dice, salt: str) -> str:
     return hashlib.sha256(text(dice, salt).encode()).hexdigest()
 
 
-def seal(dice) -> dict:
-    """A fresh salt for a cup just rolled, and its seal: {"salt", "commitment"}."""
-    salt = new_salt()
-    return {"salt": salt, "commitment": commitment(dice, salt)}
-
-
 def verify(dice, salt, sealed) -> bool:
     """Whether shown dice and salt are the ones sealed in `sealed` (a commitment)."""
     if not isinstance(salt, str) or not isinstance(sealed, str) or not isinstance(dice, list | tuple):
@@ -63,17 +46,198 @@ def verify(dice, salt, sealed) -> bool:
 
 
 def verify_reveal(reveal: dict | None) -> bool | None:
-    """Whether every cup a view's `reveal` opens matches its seal; None when it opens none (an accepted 21).
+    """Whether every cup a view's `reveal` opens gives its dice; None when it opens none (an accepted 21).
 
-    Two dice: `dice`, `salt` and `commitment` of the checked cup. Lügen: the
-    same three keys, each a map from player id to that player's cup. A careful
-    client also compares `commitment` with the one its views carried before.
+    Two dice: `dice` and `fair`, the cup's record (`check`). Lügen and Perudo:
+    `dice` and `fair` each map a player id to that player's cup. A cup rolled
+    before the seeds is opened by its `salt` against its `commitment` instead.
+    A careful client also holds each `commit` to the one its views carried
+    before the shake (`maxchen.client.Player.fair`).
     """
-    if not reveal or not reveal.get("dice") or not reveal.get("salt"):
+    if not reveal or not reveal.get("dice"):
         return None
-    dice, salt, sealed = reveal["dice"], reveal["salt"], reveal.get("commitment")
+    dice, records = reveal["dice"], reveal.get("fair") or {}
+    salts, sealed = reveal.get("salt") or {}, reveal.get("commitment") or {}
     if isinstance(dice, dict):
-        if not isinstance(salt, dict) or not isinstance(sealed, dict) or set(salt) != set(dice):
+        if not all(isinstance(part, dict) for part in (records, salts, sealed)):
             return False
-        return all(verify(cup, salt[player], sealed.get(player)) for player, cup in dice.items())
-    return verify(dice, salt, sealed)
+        return all(
+            _opens(cup, records.get(player), salts.get(player), sealed.get(player)) for player, cup in dice.items()
+        )
+    if "commit" in records:
+        return check(records, dice)
+    if not salts:
+        return None  # saved before the seals: nothing to check
+    return verify(dice, salts, sealed)
+
+
+def _opens(cup, record, salt, sealed) -> bool:
+    return check(record, cup) if record else verify(cup, salt, sealed)
+
+
+# --- dice nobody can choose ------------------------------------------------
+
+# The worked example of docs/API.md and the page /fair (its server seed: sha256("maxchen worked example")):
+# its cup of two is 1-1; of five, 6-6-5-1-1 (the third byte, 252, is skipped).
+EXAMPLE = {
+    "server_seed": "02c633584620bc122a7f0460433eff9ff5d9eceaf78c66497aac3b2b591e2bb7",
+    "client_seed": "00112233445566778899aabbccddeeff",
+    "room": "K7WQPX",
+    "game": 1,
+    "round": 1,
+    "seat": 1,
+}
+SEED_BYTES = 32  # a server seed: 64 hex digits
+SEEDS_PER_READ = 256  # seeds read from the system's generator at once: a read is a system call
+CLIENT_SEED = re.compile(r"[0-9a-f]{32,64}")  # a phone sends 32 (128 bits from crypto.getRandomValues)
+FAIR = (1, 1, 1, 1, 1, 1)  # the weights of faces 1..6 on fair dice
+_seeds: list[str] = []
+os.register_at_fork(after_in_child=_seeds.clear)
+
+
+def new_seed() -> str:
+    """A fresh server seed: 32 bytes of the system's generator, as 64 hex digits, never handed out twice.
+
+    No lock: list.pop and list.extend are atomic, and under eventlet a lock turns green, which a thread of
+    its pool (a simulation rolling its cups) must not wait on. Two callers that find the pool empty each
+    read seeds of their own.
+    """
+    try:
+        return _seeds.pop()
+    except IndexError:
+        pool = os.urandom(SEED_BYTES * SEEDS_PER_READ).hex()
+        fresh = [pool[i : i + 2 * SEED_BYTES] for i in range(0, len(pool), 2 * SEED_BYTES)]
+        seed = fresh.pop()
+        _seeds.extend(fresh)
+        return seed
+
+
+def commit_of(server_seed: str) -> str:
+    """What everyone sees before the roll: sha256 of the server seed's 64 hex digits, in hex."""
+    return hashlib.sha256(server_seed.encode("ascii")).hexdigest()
+
+
+def pending() -> dict:
+    """A cup about to be rolled: its secret server seed and the commit shown for it."""
+    seed = new_seed()
+    return {"seed": seed, "commit": commit_of(seed)}
+
+
+def client_seed(value) -> str | None:
+    """A shake's own seed: None when none came, else 32 to 64 lower-case hex digits, or IllegalMove."""
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str) or not CLIENT_SEED.fullmatch(value):
+        raise IllegalMove("bad_seed")
+    return value
+
+
+def weights(six) -> tuple[int, ...]:
+    """The weights of faces 1..6 when a six comes `six` of the time and the other faces share the rest
+    alike, in the smallest whole numbers: 1/6 is FAIR, 1/4 is (3, 3, 3, 3, 3, 5)."""
+    six = Fraction(six)
+    other = (1 - six) / 5
+    scale = six.denominator * other.denominator
+    units = [int(other * scale)] * 5 + [int(six * scale)]
+    common = math.gcd(*units)
+    return tuple(unit // common for unit in units)
+
+
+def cup(before: dict, seed: str | None, round: int, seat: int) -> dict:  # noqa: A002 - the docs' word
+    """A cup's record from its pending seed and the roller's seed (drawn here when none came): everything
+    its dice are read from. `seat`: the roller's place in the game's seating, from 1 (no player id: the
+    CSV names nobody). A table's dice add its room and game (maxchen/dice.py); `server_seed` is the secret
+    until the reveal."""
+    return {
+        "commit": before["commit"],
+        "server_seed": before["seed"],
+        "client_seed": seed or new_seed()[:32],
+        "by": "player" if seed else "server",
+        "room": "",
+        "game": 0,
+        "round": round,
+        "seat": seat,
+    }
+
+
+def message(record: dict, counter: int) -> bytes:
+    """The HMAC's message: client_seed:room:game:round:seat:counter."""
+    parts = (record["client_seed"], record["room"], record["game"], record["round"], record["seat"], counter)
+    return ":".join(str(part) for part in parts).encode()
+
+
+def faces(record: dict, count: int) -> list[int]:
+    """The `count` dice a cup's record gives, in the order drawn.
+
+    Each HMAC block gives 32 bytes. With weights w1..w6 (sum n), a byte
+    below 256 - 256 % n is used, the rest skipped: r = byte % n, and the
+    face is the first f with r < w1 + … + wf. Fair weights: byte % 6 + 1.
+    """
+    key = record["server_seed"].encode("ascii")
+    scale = record.get("weights") or FAIR
+    total = sum(scale)
+    limit = 256 - 256 % total
+    dice: list[int] = []
+    counter = 0
+    while len(dice) < count:
+        for byte in hmac.new(key, message(record, counter), hashlib.sha256).digest():
+            if byte >= limit:
+                continue
+            rest = byte % total
+            face = 1
+            while rest >= scale[face - 1]:
+                rest -= scale[face - 1]
+                face += 1
+            dice.append(face)
+            if len(dice) == count:
+                break
+        counter += 1
+    return dice
+
+
+SECRET = ("server_seed", "weights")  # what a record keeps back until its reveal (weights: a hunt's loading)
+
+
+def public(record: dict | None) -> dict | None:
+    """A cup's record as the table sees it before its reveal: the seed that made it stays here."""
+    if record is None:
+        return None
+    return {key: value for key, value in record.items() if key not in SECRET}
+
+
+def commits(view: dict) -> dict:
+    """Cup ("" for the one cup of Mäxchen and Poschen, else a player id) -> the commit a view shows for it:
+    from its records, or a cup rolled before the seeds by its seal (`commitment`, `commitments`)."""
+    seals = view.get("commitment") or view.get("commitments") or {}
+    cups = {"": seals} if isinstance(seals, str) else dict(seals)
+    records = view.get("fair") or {}
+    if "commit" in records:
+        cups[""] = records["commit"]
+    else:
+        cups.update((player, record["commit"]) for player, record in records.items() if record)
+    return cups
+
+
+def held(records):
+    """A reveal's record (or a map of them) while a lesson's hunt keeps its tables' dice secret: all but the
+    server seed and the weights, marked `held` (they come once the teacher reveals the loaded table)."""
+    if not records:
+        return records
+    if "commit" in records:
+        return {**public(records), "held": True}
+    return {player: held(record) for player, record in records.items()}
+
+
+def check(record, dice) -> bool:
+    """Whether a revealed cup's record opens its commit and gives exactly `dice` (in any order)."""
+    try:
+        seed = record["server_seed"]
+        if not isinstance(seed, str) or not re.fullmatch(r"[0-9a-f]{64}", seed):
+            return False
+        if not hmac.compare_digest(commit_of(seed), str(record["commit"])):
+            return False
+        if not isinstance(dice, list | tuple) or not all(type(die) is int for die in dice):
+            return False
+        return sorted(faces(record, len(dice))) == sorted(dice)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return False

@@ -28,6 +28,7 @@ TEXTS = {
     "not_your_turn": _l("It is not your turn."),
     "cannot_now": _l("You cannot %(action)s now."),
     "bad_announcement": _l("Announce one of the 21 values, e.g. 65 or 21."),
+    "bad_seed": _l("A shake's seed is 32 to 64 hex digits (0-9, a-f), or none."),
     "not_higher": _l("Announce a value higher than the last one."),
     "you_are_safe": _l("You are safe: watch the others play it out."),
     "not_your_bid": _l("It is not your turn to bid."),

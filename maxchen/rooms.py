@@ -248,6 +248,13 @@ class Rooms:
             room.load_dice(six)
             self.store.save(room.code, room.to_dict())
 
+    def hunt(self, code, on: bool) -> None:
+        """A class's other table, while its teacher's loading of one is secret (`on`) and after: its reveals
+        hold back their seeds as the loaded table's do. No new version, nobody told."""
+        with self._locked(normalize_code(code)) as room:
+            room.hunt(on)
+            self.store.save(room.code, room.to_dict())
+
     def act(self, code, player, payload, teacher=False, view=True) -> dict | bool | None:
         """Apply one action and return the actor's new view (None: they left); `view=False`: True instead of
         the view (a page, which its pushes bring up to date).

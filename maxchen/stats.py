@@ -582,7 +582,17 @@ LOG_CSV_COLUMNS = (
     "lie",
     "too_high",
     "sample",
+    # The cup's record (maxchen/fair.py): what anyone needs to roll its dice again. Empty for a cup rolled
+    # before the seeds, and the server seed and weights while a lesson's hunt keeps its table secret.
+    "room",
+    "seat",
+    "commit",
+    "server_seed",
+    "client_seed",
+    "seed_by",
+    "weights",
 )
+RECORD_COLUMNS = ("room", "seat", "commit", "server_seed", "client_seed", "by", "weights")
 # A cell starting with one of these is a formula to a spreadsheet (OWASP, "CSV injection").
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -597,7 +607,17 @@ def log_csv_header(tables: bool = False) -> tuple:
     return ("table", *LOG_CSV_COLUMNS, "loaded") if tables else LOG_CSV_COLUMNS
 
 
-def log_csv_rows(entries, names: bool = False, table=None, running=None, loaded=None):
+def _record_cells(record: dict | None, held: bool) -> list:
+    """A cup's record as the CSV's last cells; a held one without what would tell its loading."""
+    if not record:
+        return [""] * len(RECORD_COLUMNS)
+    shown = {**record, "weights": " ".join(map(str, record.get("weights") or ()))}
+    if held:
+        shown["server_seed"] = shown["weights"] = ""
+    return [shown.get(column, "") for column in RECORD_COLUMNS]
+
+
+def log_csv_rows(entries, names: bool = False, table=None, running=None, loaded=None, held=False):
     """A room's roll log (`store.room_log`) as CSV rows: one per roll the table may know, oldest first.
 
     Players are P1, P2, … in the order they first appear in the log (rolling
@@ -608,7 +628,9 @@ def log_csv_rows(entries, names: bool = False, table=None, running=None, loaded=
     number) and for a game that never ended: only its checked cups may be
     known (a skewed sample, no test of the dice). `loaded`: the table's
     loading, once revealed: the share of sixes, on its rolls from the loading's
-    first game on (a class's `loaded` column). docs/API.md lists the columns.
+    first game on (a class's `loaded` column). `held`: a lesson's hunt keeps the
+    table's dice secret: the server seeds and weights stay out.
+    docs/API.md lists the columns.
     """
     labels: dict[str, str] = {}
     for entry in entries:
@@ -653,6 +675,7 @@ def log_csv_rows(entries, names: bool = False, table=None, running=None, loaded=
                 flag(is_lie(entry)),
                 flag(too_high(entry)),
                 "checked" if entry["game"] in unsettled else "all",
+                *_record_cells(entry.get("fair"), held),
             ]
             + last
         )

@@ -15,7 +15,8 @@ later load gets back. The interface every store has:
 
 An entry of the roll log has `LOG_FIELDS`: what `Game.drain_rolls` gives
 (see there), and the room, its rule set, the time, the game's number in the
-room and the names of who rolled and who answered.
+room and the names of who rolled and who answered. `fair` is the cup's
+record (maxchen/fair.py): its seeds, secret as long as the entry is not public.
 
 Classes (a teacher's tables, see `maxchen.classroom`) are kept beside the
 rooms, the same way: load_class, save_class, delete_class, classes().
@@ -49,6 +50,7 @@ LOG_FIELDS = (
     "answerer_name",
     "outcome",
     "public",
+    "fair",
 )
 ROOM_LOG_CAP = 20_000  # entries per room: a room's log stays bounded however long it plays (docs/security.md)
 
@@ -248,7 +250,12 @@ def _classes(db):
     db.execute("CREATE TABLE classes (code TEXT PRIMARY KEY, data TEXT NOT NULL)")
 
 
-MIGRATIONS = (_v1, _v2, _v3, _classes)
+def _seeds(db):
+    """The roll log keeps each cup's record (maxchen/fair.py) as JSON; cups rolled before have none."""
+    db.execute("ALTER TABLE rolls ADD COLUMN fair TEXT")
+
+
+MIGRATIONS = (_v1, _v2, _v3, _classes, _seeds)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -262,6 +269,7 @@ def _row(entry: dict) -> tuple:
     """A log entry as a row of `LOG_COLUMNS`."""
     bid = entry["bid"] or {}
     flat = {**entry, "dice": json.dumps(entry["dice"]), "bid_count": bid.get("count"), "bid_face": bid.get("face")}
+    flat["fair"] = None if entry.get("fair") is None else json.dumps(entry["fair"])
     flat["table_count"] = entry["table"]
     return tuple(flat[column] for column in LOG_COLUMNS)
 
@@ -275,6 +283,7 @@ def _from_row(row) -> dict:
     entry["public"] = bool(flat["public"])
     entry["bid"] = None if flat["bid_count"] is None else {"count": flat["bid_count"], "face": flat["bid_face"]}
     entry["table"] = flat["table_count"]
+    entry["fair"] = None if flat["fair"] is None else json.loads(flat["fair"])
     return entry
 
 

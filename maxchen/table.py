@@ -12,9 +12,9 @@ import secrets
 from dataclasses import dataclass
 from fractions import Fraction
 
+from . import fair, stats
 from . import fastjson as json
-from . import stats
-from .dice import LoadedDice
+from .dice import LoadedDice, Placed
 from .errors import IllegalMove
 from .names import clean_name, looks_like
 from .rules.bots import STRATEGIES
@@ -59,11 +59,12 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def dice_of(loaded: dict | None, dice, game: int):
-    """The dice a table's game number `game` rolls with: `dice`, or from a loading's first game on loaded ones."""
+def dice_of(loaded: dict | None, dice, game: int, room: str):
+    """The dice room `room`'s game number `game` rolls with: `dice`, or from a loading's first game on loaded
+    ones; each cup's record names the room and the game (maxchen/fair.py)."""
     if loaded is not None and game >= loaded["game"]:
-        return LoadedDice(Fraction(loaded["six"]), dice)
-    return dice
+        dice = LoadedDice(Fraction(loaded["six"]), dice)
+    return Placed(dice, room, game)
 
 
 @dataclass
@@ -131,11 +132,15 @@ class Room:
         results=None,
         places=None,
         loaded=None,
+        hunting=False,
     ):
         self.code = code
         # A class's table whose dice its teacher loaded: {"six": "1/4", "game": the first game rolled so,
         # "revealed": told to the table}. Only a revealed loading is in the views.
         self.loaded = loaded
+        # Another table of a class whose teacher loaded one in secret: its reveals hold their server seeds
+        # back as the loaded one's do, so that no table's reveals tell which is loaded (maxchen/fair.py).
+        self.hunting = hunting
         self.paused = paused  # a class's table its teacher paused: nobody acts until the teacher resumes
         self.ends_at = ends_at  # a class's countdown (epoch seconds): after it, the game ends with its round
         self.ended = ended  # why the last game ended early: "teacher" (stopped) or "time" (the countdown)
@@ -293,6 +298,17 @@ class Room:
         del self.results[:-RESULTS_KEPT]
 
     @property
+    def held(self) -> bool:
+        """Whether the table's reveals hold their server seeds back (a lesson's hunt, until its reveal)."""
+        return self.hunting or bool(self.loaded and not self.loaded["revealed"])
+
+    def hunt(self, on: bool) -> None:
+        """A class's other table: its reveals hold back their seeds while the class's loading is secret."""
+        if not self.classroom:
+            raise IllegalMove("not_teacher")
+        self.hunting = on
+
+    @property
     def told_loading(self) -> dict | None:
         """The table's loading once its teacher revealed it (before that, nothing outside the store knows)."""
         return self.loaded if self.loaded and self.loaded["revealed"] else None
@@ -373,7 +389,9 @@ class Room:
         if len(members) < self.ruleset.MIN_PLAYERS:
             raise IllegalMove("too_few", game=self.ruleset.TITLE, low=self.ruleset.MIN_PLAYERS)
         self.games += 1
-        self.game = self.ruleset([s.id for s in members], self.options, dice_of(self.loaded, dice, self.games))
+        self.game = self.ruleset(
+            [s.id for s in members], self.options, dice_of(self.loaded, dice, self.games, self.code)
+        )
         self.ended = self.places = None
         self.seats = members
         for seat in members:
@@ -591,10 +609,17 @@ class Room:
         every seat and the pushes again for each."""
         views = self._game_views
         if views is None or views[0] != self.version:
-            return self.game.view_for(player)
+            return self._told(self.game.view_for(player))
         if player not in views[1]:
-            views[1][player] = self.game.view_for(player)
+            views[1][player] = self._told(self.game.view_for(player))
         return views[1][player]
+
+    def _told(self, view: dict) -> dict:
+        """A game's view as the table may see it: a reveal's seeds held back during a hunt."""
+        reveal = view.get("reveal")
+        if self.held and reveal and reveal.get("fair"):
+            view["reveal"] = {**reveal, "fair": fair.held(reveal["fair"])}
+        return view
 
     def mark_private(self) -> None:
         """Note, for each seat, the version since which its private part is unchanged (called after a change
@@ -690,6 +715,7 @@ class Room:
             "places": self.places,
             "games": self.games,
             "loaded": self.loaded,
+            "hunting": self.hunting,
         }
 
     @classmethod
@@ -697,7 +723,7 @@ class Room:
         """A room restored from `to_dict` output."""
         games = data.get("games", 1 if data["game"] else 0)  # saved before games were numbered
         loaded = data.get("loaded")
-        dice = dice_of(loaded, dice, games)
+        dice = dice_of(loaded, dice, games, data["code"])
         game = RULESETS[data["rules"]].from_dict(data["game"], dice, copy_state=False) if data["game"] else None
         return cls(
             code=data["code"],
@@ -716,6 +742,7 @@ class Room:
             classroom=data.get("classroom"),
             games=games,
             loaded=loaded,
+            hunting=data.get("hunting", False),
             paused=data.get("paused", False),
             ends_at=data.get("ends_at"),
             ended=data.get("ended"),

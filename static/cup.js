@@ -263,7 +263,7 @@
       meter(0);
       if (this.count >= SOURCES[this.source].pulses && cup.canShake) {
         cup.canShake = false;
-        room.act("shake");
+        room.act("shake", { seed: M.fair.seed() });
       } else {
         room.signal(null);
         cup.holdUntil = Date.now() + 2500; // a shake too weak or too short is never silently nothing

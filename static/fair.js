@@ -1,73 +1,72 @@
-// Fair dice (/fair): a closed cup's seal is sha256("6,5:" + salt); a reveal brings the salt.
-// The page hashes the dice it shows (js-sha256: plain http has no crypto.subtle) and holds
-// each reveal to the seals it saw before the reveal showed.
+// Fair dice (/fair): commits before the shakes, this phone's seeds, and each reveal checked (fair-check.js).
 (() => {
   "use strict";
 
   const M = window.maxchen;
   if (!M.room) return;
 
-  const seals = new Map(); // "round/cup" -> the seal the table showed
+  const seals = new Map(); // "round/cup" -> the commit the table showed
   let sealRound = 0;
-  let warned = "";
+  const KEPT = "maxchen-seeds-" + M.room.code;
+  const sent = new Map(JSON.parse(sessionStorage.getItem(KEPT) || "[]")); // commit -> seed
 
   function note(meta) {
     const round = meta ? +meta.dataset.round || 0 : 0;
-    if (round < sealRound) seals.clear(); // a new game counts its rounds from 1 again
+    if (round < sealRound) seals.clear(); // a new game
     sealRound = round;
     for (const el of document.querySelectorAll("#table .seal [data-commitment]")) {
       seals.set(el.closest("[data-round]").dataset.round + "/" + el.dataset.cup, el.dataset.commitment);
     }
   }
 
-  function faces(cup) {
-    return [...cup.querySelectorAll(".die")].map((d) => {
+  // This phone's seed for its shake, kept against the cup's commit.
+  function seed() {
+    const mine = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+    const me = M.room.view && M.room.view.you;
+    const cup = document.querySelector(`#table .seal [data-cup=""], #table .seal [data-cup="${me}"]`);
+    if (cup) {
+      sent.set(cup.dataset.commitment, mine);
+      sessionStorage.setItem(KEPT, JSON.stringify([...sent].slice(-60)));
+    }
+    return mine;
+  }
+
+  const faces = (cup) =>
+    [...cup.querySelectorAll(".die")].map((d) => {
       const f = d.className.match(/\bface-\d\b/g) || [];
       return f.length === 1 ? +f[0].slice(5) : 0;
     });
-  }
 
-  // js-sha256 comes with the first reveal on screen, not with the page: a lighter first load.
-  let hashing = null;
-  function withSha256(then) {
-    if (window.sha256) return then();
-    if (!hashing) {
-      hashing = document.createElement("script");
-      hashing.src = document.body.dataset.sha256;
-      document.head.appendChild(hashing);
+  // js-sha256 (no crypto.subtle on plain http) and the checker come with the first reveal on screen.
+  let loading = null;
+  function withChecker(then) {
+    if (M.fair.mark) return then();
+    if (!loading) {
+      loading = [document.body.dataset.sha256, document.body.dataset.check].map((src) => {
+        const script = document.createElement("script");
+        script.src = src;
+        script.async = false; // in order
+        document.head.appendChild(script);
+        return script;
+      });
     }
-    hashing.addEventListener("load", then, { once: true });
+    loading[1].addEventListener("load", then, { once: true });
   }
 
-  // Judged once, against seals seen before it showed (a die of two faces hashes as 0).
+  // Judged once, against commits seen before it showed.
   const judged = new Map();
-  const salted = (r) => [...r.querySelectorAll("[data-salt]")];
-  const keyOf = (r) => r.dataset.round + salted(r).map((c) => [c.dataset.cup, c.dataset.salt, c.dataset.commitment, faces(c)]).join();
+  const opened = (r) => [...r.querySelectorAll("[data-salt], [data-server-seed], [data-held]")];
+  const keyOf = (r) => r.dataset.round + opened(r).map((c) => [c.dataset.cup, c.dataset.salt, c.dataset.serverSeed, c.dataset.commitment, faces(c)]).join();
 
   function check() {
-    const reveals = [...document.querySelectorAll(".reveal[data-round]")].filter((r) => salted(r).length);
+    const reveals = [...document.querySelectorAll(".reveal[data-round]")].filter((r) => opened(r).length);
     for (const r of reveals) {
       const k = keyOf(r);
-      if (!judged.has(k)) judged.set(k, { seen: salted(r).map((c) => seals.get(r.dataset.round + "/" + c.dataset.cup)) });
+      if (!judged.has(k)) judged.set(k, { seen: opened(r).map((c) => seals.get(r.dataset.round + "/" + c.dataset.cup)) });
     }
-    if (reveals.length) withSha256(() => reveals.forEach(markReveal));
+    if (reveals.length) withChecker(() => reveals.forEach((r) => M.fair.mark(r, judged.get(keyOf(r)), opened(r))));
   }
 
-  function markReveal(reveal) {
-    const j = judged.get(keyOf(reveal));
-    const cups = salted(reveal);
-    const sealed = (c, i) => sha256(faces(c).join(",") + ":" + c.dataset.salt) === c.dataset.commitment && [undefined, c.dataset.commitment].includes(j.seen[i]);
-    j.bad = j.bad || cups.map((c, i) => !sealed(c, i));
-    const state = j.bad.includes(true) ? "bad" : j.seen.includes(undefined) ? "unchecked" : "ok";
-    cups.forEach((c, i) => c.classList.toggle("unsealed", j.bad[i]));
-    const mark = reveal.querySelector(".fair-mark");
-    if (mark) mark.dataset.state = state;
-    if (state === "bad" && warned !== reveal.dataset.round) {
-      warned = reveal.dataset.round;
-      M.$("live").textContent = (M.$("live").textContent + " " + M.T.unsealed).trim();
-    }
-  }
-
-  // A reveal is checked before the seals of the same push are noted (they are not "seen before").
-  M.fair = { check, note };
+  // check() before note(): a push's own commits are not "seen before".
+  M.fair = { check, note, seed, faces, sent };
 })();

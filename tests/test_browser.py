@@ -6,6 +6,7 @@ Screenshots land in tests/artifacts/ (git-ignored): look at them.
 """
 
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 import segno
 
+from maxchen import fair
 from maxchen.client import create_room, join_room
 
 from . import look
@@ -1423,30 +1425,72 @@ def route_parts(phone, change):
     phone.page.route_web_socket(re.compile(r"/socket\.io/"), route)
 
 
-def other_salt(html):
-    """The reveal with another salt for its cup (the dice as they were)."""
+def other_server_seed(html):
+    """The reveal with another server seed for its cup (the dice as they were): no longer its commit."""
     last = {"0": "1"}
-    return re.sub(r'data-salt="([0-9a-f]{31})([0-9a-f])"', lambda m: f'data-salt="{m[1]}{last.get(m[2], "0")}"', html)
+    return re.sub(
+        r'data-server-seed="([0-9a-f]{63})([0-9a-f])"',
+        lambda m: f'data-server-seed="{m[1]}{last.get(m[2], "0")}"',
+        html,
+    )
 
 
-def other_die_sealed_anew(html):
-    """The reveal with its first die changed and a fresh seal that fits the changed dice."""
-    import hashlib
+def _attribute(name, html):
+    return re.search(rf'{name}="([^"]*)"', html)[1]
 
-    def forge(cup):
-        salt = re.search(r'data-salt="([0-9a-f]{32})"', cup[0])[1]
-        faces = [int(f) for f in re.findall(r"face-(\d)", cup[0])]
+
+def _refit(cup, change):
+    """A revealed cup's element with `change(dice, cup) -> (dice, server seed, message)`, each made to fit."""
+    faces = [int(f) for f in re.findall(r"face-(\d)", cup)]
+    dice, seed, message = change(faces, cup)
+    forged = re.sub(r'data-server-seed="[0-9a-f]{64}"', f'data-server-seed="{seed}"', cup)
+    forged = re.sub(r'data-commitment="[0-9a-f]{64}"', f'data-commitment="{fair.commit_of(seed)}"', forged)
+    forged = re.sub(r'data-message="[^"]*"', f'data-message="{message}"', forged)
+    shown = iter(dice)
+    return re.sub(r"face-\d", lambda _: f"face-{next(shown)}", forged)
+
+
+def _seed_for(dice, message):
+    """A server seed whose dice under `message` are `dice` (in any order): found by trying."""
+    for n in range(200_000):
+        seed = hashlib.sha256(b"forged %d" % n).hexdigest()
+        record = dict(zip(("client_seed", "room", "game", "round", "seat"), message.split(":"), strict=True))
+        if sorted(fair.faces({**record, "server_seed": seed}, len(dice))) == sorted(dice):
+            return seed
+    raise AssertionError("no seed found")
+
+
+def other_die_with_its_own_seed(html):
+    """The reveal with its first die changed and a fresh server seed (and commit) that gives the changed dice."""
+
+    def change(faces, cup):
         faces[0] = faces[0] % 6 + 1
-        sealed = hashlib.sha256((",".join(map(str, faces)) + ":" + salt).encode()).hexdigest()
-        forged = re.sub(r'data-commitment="[0-9a-f]{64}"', f'data-commitment="{sealed}"', cup[0])
-        return re.sub(r"face-\d", f"face-{faces[0]}", forged, count=1)
+        message = _attribute("data-message", cup)
+        return faces, _seed_for(faces, message), message
 
-    return re.sub(r'<p class="reveal-dice rolled" data-cup="".*?</p>', forge, html, flags=re.S)
+    return re.sub(r'<p class="reveal-dice rolled" data-cup="".*?</p>', lambda m: _refit(m[0], change), html, flags=re.S)
+
+
+def other_client_seed(html):
+    """The reveal's cup with the roller's seed swapped for another that gives the same dice with the true
+    server seed: commit and dice fit, but it is not the seed the roller's phone sent."""
+
+    def change(faces, cup):
+        seed, message = _attribute("data-server-seed", cup), _attribute("data-message", cup)
+        rest = message.split(":")[1:]
+        for n in range(200_000):
+            other = hashlib.md5(b"%d" % n).hexdigest()  # noqa: S324 - 32 hex digits, no security here
+            record = dict(zip(("client_seed", "room", "game", "round", "seat"), [other, *rest], strict=True))
+            if sorted(fair.faces({**record, "server_seed": seed}, len(faces))) == sorted(faces):
+                return faces, seed, ":".join([other, *rest])
+        raise AssertionError("no seed found")
+
+    return re.sub(r'<p class="reveal-dice rolled" data-cup="".*?</p>', lambda m: _refit(m[0], change), html, flags=re.S)
 
 
 def forged_with_its_seal(html):
-    """Other dice under a fresh seal, and that seal put on the table in the same push (as if seen before)."""
-    forged = other_die_sealed_anew(html)
+    """Other dice under a fresh seed, and its commit put on the table in the same push (as if seen before)."""
+    forged = other_die_with_its_own_seed(html)
     found = re.search(r'class="reveal[^"]*"[^>]*data-round="(\d+)".*?data-commitment="([0-9a-f]{64})"', forged, re.S)
     if not found:
         return forged
@@ -1475,8 +1519,8 @@ def test_every_phone_checks_the_dice_of_a_check_and_a_tampered_reveal_is_told(br
 
     ann = create_room(server.url, "Ann")
     ben, cem, board = Phone(browser, server.url), Phone(browser, server.url, "de-DE"), Phone(browser, server.url)
-    route_parts(cem, other_salt)  # the dice as rolled, a wrong key
-    route_parts(board, other_die_sealed_anew)  # other dice with a seal made for them after the check
+    route_parts(cem, other_server_seed)  # the dice as rolled, another server seed
+    route_parts(board, other_die_with_its_own_seed)  # other dice, with a seed and commit made for them
     for phone, name in ((ben, "Ben"), (cem, "Cem")):
         phone.page.goto(f"{server.url}/r/{ann['code']}")
         phone.page.fill("main input[name=name]", name)
@@ -1484,13 +1528,13 @@ def test_every_phone_checks_the_dice_of_a_check_and_a_tampered_reveal_is_told(br
         phone.page.wait_for_selector(".lobby-list")
     board.page.goto(f"{server.url}/r/{ann['code']}/board")
     board.page.wait_for_selector("#players .player >> nth=2")
-    act(action="start")
-    # Ann shakes: every screen shows the cup's seal at once (the start of its fingerprint).
-    sealed = act(action="shake")["commitment"]
+    # Before Ann shakes, every screen shows the commit of her cup (the start of its fingerprint).
+    sealed = act(action="start")["fair"]["commit"]
+    assert act(action="shake", seed="3c" * 16)["fair"]["commit"] == sealed
     for phone in (ben, cem, board):
         phone.page.wait_for_selector(f"#table .seal code:text-is('{sealed[:8]}')")
     act(action="announce", value=21)
-    # Ben checks on his phone: the dice, their key, and his page says they match the seal.
+    # Ben checks on his phone: the dice, their server seed, and his page rolls them again: they match.
     ben.page.click("#controls button[data-action=check]")
     ben.page.wait_for_selector("#reveal-overlay:not([hidden]) .fair-mark[data-state=ok]")
     assert ben.page.inner_text("#reveal-overlay .fair-mark").strip() == "✓ verified"
@@ -1498,7 +1542,7 @@ def test_every_phone_checks_the_dice_of_a_check_and_a_tampered_reveal_is_told(br
     settled(ben)
     ben.shot("reveal-verified")
     ben.page.wait_for_selector("#table .last-round .fair-mark[data-state=ok]", state="attached")
-    # Cem's phone got the dice with a wrong key: it warns, on screen and aloud. (Each phone's overlay
+    # Cem's phone got the dice with another server seed: it warns, on screen and aloud. (Each phone's overlay
     # closes after a few seconds: the tests wait on the last round's reveal, which stays on the table.)
     last = "#table .last-round"
     cem.page.wait_for_selector(f"{last} .fair-mark[data-state=bad]", state="attached")
@@ -1507,16 +1551,54 @@ def test_every_phone_checks_the_dice_of_a_check_and_a_tampered_reveal_is_told(br
     cem.page.wait_for_function("() => document.getElementById('live').textContent.includes('Siegel')")
     settled(cem)
     cem.shot("reveal-unsealed-de")
-    # The board was shown other dice with a seal that fits them: not the seal it saw at the shake.
+    # The board was shown other dice with a seed and commit that fit them: not the commit it saw before.
     board.page.wait_for_selector(f"{last} .fair-mark[data-state=bad]", state="attached")
     truth = requests.get(
         f"{server.url}/api/rooms/{ann['code']}", headers={"Authorization": f"Bearer {ann['token']}"}, timeout=10
     ).json()["reveal"]
     shown = [int(f) for f in re.findall(r"face-(\d)", board.page.inner_html(f"{last} .reveal-dice"))]
-    assert shown != truth["dice"] and truth["commitment"] == sealed
+    assert shown != truth["dice"] and truth["fair"]["commit"] == sealed
     for phone in (ben, cem, board):
         assert phone.errors == []
         phone.context.close()
+
+
+def test_the_shaking_phone_sends_its_own_seed_and_holds_the_reveal_to_it(browser, server):
+    """Ben shakes on his phone: the shake carries his phone's seed, and the cup's record has it. A server
+    that swaps it for another seed that happens to give the same dice is caught by Ben's phone alone."""
+    ann = create_room(server.url, "Ann")
+    code = ann["code"]
+    ben, cem = Phone(browser, server.url), Phone(browser, server.url, "ru-RU")
+    route_parts(ben, other_client_seed)
+    for phone, name in ((ben, "Ben"), (cem, "Cem")):
+        phone.page.goto(f"{server.url}/r/{code}")
+        phone.page.fill("main input[name=name]", name)
+        phone.page.click("main form button[type=submit]")
+        phone.page.wait_for_selector(".lobby-list")
+    assert _api_act(server.url, code, ann["token"], action="start").status_code == 200
+    assert _api_act(server.url, code, ann["token"], action="shake").status_code == 200
+    assert _api_act(server.url, code, ann["token"], action="announce", value=31).status_code == 200
+    ben.page.click("#controls button[data-action=believe]")
+    shake_by_keys(ben)
+    mine = requests_view(server.url, code, ann["token"])["fair"]  # Ben's cup, as everyone sees it
+    sent = ben.page.evaluate("() => [...window.maxchen.fair.sent.values()]")
+    assert mine["by"] == "player" and mine["client_seed"] in sent, (mine, sent)
+    announce(ben, ben.page.get_attribute("form.announce label.value input >> nth=0", "value"))
+    cem.page.click("#controls button[data-action=check]")
+    last = "#table .last-round"
+    cem.page.wait_for_selector(f"{last} .fair-mark[data-state=ok]", state="attached")
+    ben.page.wait_for_selector(f"{last} .fair-mark[data-state=bad]", state="attached")
+    for phone in (ben, cem):
+        assert phone.errors == []
+        phone.context.close()
+
+
+def requests_view(base, code, token) -> dict:
+    import requests
+
+    answer = requests.get(f"{base}/api/rooms/{code}", headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
 
 
 def test_a_phone_checks_a_reveal_only_against_a_seal_it_saw_before(browser, server):
@@ -1524,7 +1606,7 @@ def test_a_phone_checks_a_reveal_only_against_a_seal_it_saw_before(browser, serv
     ann = create_room(server.url, "Ann")
     code = ann["code"]
     ben, cem = Phone(browser, server.url), Phone(browser, server.url, "de-DE")
-    route_parts(cem, other_die_sealed_anew)  # other dice, with a fresh seal that fits them
+    route_parts(cem, other_die_with_its_own_seed)  # other dice, with a fresh seed and commit that fit them
     # Two boards lied to: a fresh seal put on the table in the very push of the forged reveal; dice
     # drawn with two faces (a hash of the one, the pips of both).
     eve, fay = Phone(browser, server.url), Phone(browser, server.url)
@@ -1539,7 +1621,7 @@ def test_a_phone_checks_a_reveal_only_against_a_seal_it_saw_before(browser, serv
         phone.page.click("main form button[type=submit]")
         phone.page.wait_for_selector(".lobby-list")
     assert _api_act(server.url, code, ann["token"], action="start").status_code == 200
-    sealed = _api_act(server.url, code, ann["token"], action="shake").json()["commitment"]
+    sealed = _api_act(server.url, code, ann["token"], action="shake").json()["fair"]["commit"]
     for phone in (ben, cem):  # both reload after the shake: the seal comes with the page
         phone.page.reload()
         phone.page.wait_for_selector(f"#table .seal code:text-is('{sealed[:8]}')")
@@ -1564,14 +1646,32 @@ def test_a_phone_checks_a_reveal_only_against_a_seal_it_saw_before(browser, serv
         phone.context.close()
 
 
-def test_the_fair_page_on_a_phone_from_the_rules(browser, server):
+def test_the_fair_page_on_a_phone_from_the_rules_rolls_a_pasted_cup_again(browser, server):
+    """From the rules to /fair in Russian: the form rolls the worked example again (the dice the server's
+    formula gives), warns at a changed die and at a changed seed, and asks for what is missing."""
     phone = Phone(browser, server.url, "ru-RU")
     phone.page.goto(server.url + "/rules")
     phone.page.click("a[href='/fair']")
     phone.page.wait_for_selector("h1:text('Честные кости')")
-    code = phone.page.inner_text(".example dd >> nth=0")
-    assert re.fullmatch(r"6,5:[0-9a-f]{32}", code)
+    form, result = "#fair-check", "#fair-result"
+    assert phone.page.input_value(f"{form} input[name=dice]") == " ".join(map(str, fair.faces(fair.EXAMPLE, 2)))
+    phone.page.click(f"{form} button[type=submit]")
+    phone.page.wait_for_selector(f"{result}[data-state=ok]")
+    assert phone.page.inner_text(result).startswith("✓")
     phone.shot("fair-ru")
+    phone.page.fill(f"{form} input[name=dice]", "6 1")
+    phone.page.click(f"{form} button[type=submit]")
+    phone.page.wait_for_selector(f"{result}[data-state=dice]")
+    assert phone.page.inner_text(result) == "⚠ Сиды дают другие кости: 1 1"
+    phone.page.fill(f"{form} input[name=dice]", "1 1")
+    phone.page.fill(f"{form} input[name=server_seed]", "0" * 64)
+    phone.page.click(f"{form} button[type=submit]")
+    phone.page.wait_for_selector(f"{result}[data-state=commit]")
+    phone.page.fill(f"{form} input[name=game]", "")
+    phone.page.click(f"{form} button[type=submit]")
+    phone.page.wait_for_selector(f"{result}[data-state=bad]")
+    assert look.problems(phone.page) == [], look.problems(phone.page)
+    assert phone.errors == []
     phone.page.click("a.button:text('Правила')")
     phone.page.wait_for_selector("text=Честные кости")
 

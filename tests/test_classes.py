@@ -1,5 +1,7 @@
 """A class over HTTP and Socket.IO: the teacher's desk, students finding their tables, the class board."""
 
+import csv
+import io
 import json
 import random
 import re
@@ -444,8 +446,10 @@ def test_the_hunt_from_the_desk_the_board_finds_it_and_the_reveal_tells_everyone
     rows = dict(re.findall(r'<tr data-table="(\d)" data-verdict="(\w+)"', board))
     assert rows == {"1": "no_sign", "2": "suspect"}  # one seeded lesson: found
     assert "The dice at this table are loaded" not in students[at_two].get(two_page).get_data(as_text=True)
-    csv_rows = stranger.get(f"/c/{code}/stats.csv").get_data(as_text=True).lstrip("\ufeff").splitlines()
-    assert csv_rows[0].endswith(",sample,loaded") and all(row.endswith(",") for row in csv_rows[1:])
+    csv_rows = list(csv.DictReader(io.StringIO(stranger.get(f"/c/{code}/stats.csv").get_data(as_text=True))))
+    # Nor does the CSV: no loading, and while the hunt runs no table's server seeds or weights (fair.held).
+    assert csv_rows and all(row["loaded"] == row["server_seed"] == row["weights"] == "" for row in csv_rows)
+    assert all(row["commit"] and row["client_seed"] for row in csv_rows)
     assert "It was table" not in stranger.get(f"/c/{code}/summary").get_data(as_text=True)
     mine = teacher.get(f"/c/{code}/summary").get_data(as_text=True)  # the teacher's own summary knows
     assert "It was table 2. (Only you see this: reveal it from the desk.)" in mine
@@ -461,9 +465,12 @@ def test_the_hunt_from_the_desk_the_board_finds_it_and_the_reveal_tells_everyone
     assert "It was table 2." in board and '<tr data-table="2" data-verdict="suspect" class="loaded">' in board
     page = students[at_two].get(two_page).get_data(as_text=True)
     assert "The dice at this table are loaded: a six comes up 1 time in 2." in page
-    csv_rows = stranger.get(f"/c/{code}/stats.csv").get_data(as_text=True).lstrip("\ufeff").splitlines()
-    loaded = {row.split(",")[0]: row.rsplit(",", 1)[1] for row in csv_rows[1:]}
+    csv_rows = list(csv.DictReader(io.StringIO(stranger.get(f"/c/{code}/stats.csv").get_data(as_text=True))))
+    loaded = {row["\ufefftable"]: row["loaded"] for row in csv_rows}
     assert loaded == {"1": "", "2": "1/2"}
+    # Revealed: every table's seeds, and the loaded table's weights (a six half the time).
+    weights = {(row["\ufefftable"], row["weights"]) for row in csv_rows}
+    assert weights == {("1", ""), ("2", "1 1 1 1 1 5")} and all(row["server_seed"] for row in csv_rows)
     summary = stranger.get(f"/c/{code}/summary").get_data(as_text=True)
     assert "It was table 2." in summary and "Only you see this" not in summary
 

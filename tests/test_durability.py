@@ -6,6 +6,8 @@ true and the checker pays), and once a round Mäxchen is accepted. So the
 game with restarts must end exactly like the game without.
 """
 
+import csv
+import io
 import json
 import os
 import random
@@ -21,6 +23,7 @@ from maxchen.client import Player, create_room, join_room
 from maxchen.errors import IllegalMove
 
 from .conftest import Server
+from .test_fair import CHECK
 
 NAMES = ["Ann", "Ben", "Cem"]
 SEED = int(os.environ.get("MAXCHEN_KILL_SEED", random.randrange(10**6)))
@@ -61,6 +64,7 @@ def play(server, kill_at=None):
         if kill_at != (kind, counts[kind]):
             return
         dice_before = holder.view["dice"] if holder else None
+        cup_before = host.fetch().get("fair")  # the commit of the cup to come, or of the cup on the table
         server.kill()
         server.restart()
         for player in players.values():
@@ -68,6 +72,8 @@ def play(server, kill_at=None):
             while not player.sio.connected and time.monotonic() < deadline:
                 time.sleep(0.05)
             assert player.sio.connected, "the client reconnected by itself"
+        # The same commit after the restart: the cup to come is rolled from the seed committed before.
+        assert host.fetch().get("fair") == cup_before
         if holder is not None:
             # The hidden dice of the current cup came back exactly.
             assert holder.fetch()["dice"] == dice_before
@@ -100,6 +106,12 @@ def play(server, kill_at=None):
     final = host.fetch()
     for player in players.values():
         player.disconnect()
+    # Every cup of the game, believed ones too, from its own commit: none rolled twice, none from another seed.
+    rows = list(
+        csv.DictReader(io.StringIO(requests.get(f"{url}/r/{code}/stats.csv", timeout=10).text.lstrip("\ufeff")))
+    )
+    assert rows and all(CHECK.check_row(row) is None for row in rows)
+    assert len({row["commit"] for row in rows}) == len(rows)
     return final, checked
 
 

@@ -39,11 +39,12 @@ def test_a_true_announcement_checked_costs_the_checker_one_point():
 def test_a_lie_checked_costs_the_announcer_one_point():
     game = new_game((4, 3))
     game.apply(A, "shake")
-    sealed = game.view_for(B)["commitment"]
+    committed = game.view_for(B)["fair"]
     game.apply(A, "announce", {"value": "6-2"})
     game.apply(B, "check")
-    # The check opens the cup with the key to the seal everyone got at the shake.
-    assert fair.verify([4, 3], game.reveal["salt"], sealed)
+    # The check opens the cup with the server seed of the commit everyone got before the shake.
+    record = game.reveal["fair"]
+    assert record["commit"] == committed["commit"] and fair.commit_of(record["server_seed"]) == record["commit"]
     assert game.reveal == {
         "kind": "check",
         "round": 1,
@@ -52,8 +53,9 @@ def test_a_lie_checked_costs_the_announcer_one_point():
         "value": 62,
         "before": None,  # the round's first announcement: it had nothing to beat
         "dice": [4, 3],
-        "salt": game.reveal["salt"],
-        "commitment": sealed,
+        "fair": record,
+        "salt": None,
+        "commitment": None,
         "actual": 43,
         "loser": A,
         "penalty": 1,

@@ -2,7 +2,7 @@
 
 Random legal and illegal actions, leaving players included; after each step:
 scores only move one way, exactly one player is to act, refused actions
-change nothing, and no view holds dice (or a salt) its player may not see.
+change nothing, and no view holds dice (or a server seed) its player may not see.
 """
 
 import json
@@ -27,7 +27,7 @@ def machine_for(game_class):
         def start(self, count, seed):
             self.game = game_class(PLAYERS[:count], dice=SeededDice(seed))
             self.scores = self._scores()
-            self.drawn, self.opened = set(), set()  # every salt drawn, every salt a check has shown
+            self.drawn, self.opened = set(), set()  # every server seed drawn, every one a check has shown
 
         def _scores(self):
             return {p: self.game.player_fields(p) for p in self.game.players}
@@ -106,16 +106,17 @@ def machine_for(game_class):
                 if view["dice"] is not None:
                     assert player == game.cup_owner
                     assert view["dice"] == game.cup
-            # A cup's salt is as secret as its dice: in no view before a check shows them (a believed
-            # cup's never); its seal is in every view from the shake on.
-            if game.seal:
-                self.drawn.add(game.seal["salt"])
-                assert all(view["commitment"] == game.seal["commitment"] for view in views.values())
-            if game.reveal and game.reveal["salt"]:
-                self.opened.add(game.reveal["salt"])
-                assert fair.verify_reveal(game.reveal)
+            # A cup's server seed is as secret as its dice: in no view before a check shows them (a
+            # believed cup's never); its commit is in every view from before the shake on, the same one.
+            cup = game.record or game.pending
+            if cup:
+                self.drawn.add(cup.get("server_seed") or cup["seed"])
+                assert all(view["fair"]["commit"] == cup["commit"] for view in views.values())
+            if game.reveal and game.reveal["fair"]:
+                self.opened.add(game.reveal["fair"]["server_seed"])
+                assert fair.commit_of(game.reveal["fair"]["server_seed"]) == game.reveal["fair"]["commit"]
             shown = json.dumps(views)
-            assert not any(salt in shown for salt in self.drawn - self.opened)
+            assert not any(seed in shown for seed in self.drawn - self.opened)
 
         def teardown(self):
             # The game always ends: checking every time must finish it.

@@ -46,15 +46,26 @@ def parts(client) -> list[str]:
 
 
 def closed_salts(game) -> set[str]:
-    """The salts of the cups on the table now: as secret as their dice."""
+    """The secrets of the cups on the table now and of those about to be rolled: the salts of cups rolled
+    before the seeds, and the server seeds (maxchen/fair.py). As secret as their dice."""
     seals = [game.seal] if getattr(game, "seal", None) else list(getattr(game, "seals", {}).values())
-    return {seal["salt"] for seal in seals}
+    records = game.records.values() if isinstance(getattr(game, "records", None), dict) else [game.record]
+    pending = game.pending.values() if isinstance(game.pending, dict) and "seed" not in game.pending else [game.pending]
+    return (
+        {seal["salt"] for seal in seals}
+        | {record["server_seed"] for record in records if record}
+        | {cup["seed"] for cup in pending if cup}
+    )
 
 
 def opened_salts(view) -> set[str]:
-    """The salts a reveal has shown to everyone."""
-    salt = (view.get("reveal") or {}).get("salt") or {}
-    return set(salt.values()) if isinstance(salt, dict) else {salt}
+    """The salts and server seeds a reveal has shown to everyone."""
+    reveal = view.get("reveal") or {}
+    salt = reveal.get("salt") or {}
+    records = reveal.get("fair") or {}
+    records = [records] if "commit" in records else list(records.values())
+    salts = set(salt.values()) if isinstance(salt, dict) else {salt}
+    return salts | {record["server_seed"] for record in records if record and "server_seed" in record}
 
 
 def page(app, code, token):
@@ -84,7 +95,7 @@ def some_move(rooms, code, seats, rng) -> tuple[str, dict] | None:
 
 @pytest.mark.parametrize("rules", sorted(RULESETS))
 @pytest.mark.parametrize("seed", [1, 2])
-def test_pushed_parts_and_views_never_hold_a_hidden_die_or_salt(app, rooms, rules, seed):
+def test_pushed_parts_and_views_never_hold_a_hidden_die_salt_or_seed(app, rooms, rules, seed):
     rooms.dice = SeededDice(seed)
     rng = random.Random(seed)
     ruleset = RULESETS[rules]

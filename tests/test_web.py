@@ -222,7 +222,7 @@ def test_partials_never_hold_another_players_dice(app, lobby, dice):
     assert cup_view(ann.get(f"/r/{code}").get_data(as_text=True))["dice"] == [6, 3]
 
 
-def test_every_page_gets_the_seal_at_the_shake_and_the_salt_only_with_the_dice(app, lobby, dice):
+def test_every_page_gets_the_commit_before_the_shake_and_the_server_seed_only_with_the_dice(app, lobby, dice):
     code, ann, ben = lobby
     rooms = app.extensions["maxchen.rooms"]
     board, api = app.test_client(), app.test_client()
@@ -237,35 +237,38 @@ def test_every_page_gets_the_seal_at_the_shake_and_the_salt_only_with_the_dice(a
 
     dice.add((4, 1))
     act(ann, code, action="start", version=version(ann, code))
-    # Ann shakes 4-1: the seal goes to everyone at once; its salt to nobody, not even Ann.
-    rooms.act(code, ann_id, {"action": "shake"})
-    seal = rooms.load(code).game.seal
+    # Before Ann shakes, everyone has the commit of her cup; its server seed nobody, not even Ann.
+    pending = rooms.load(code).game.pending
     for text in everything():
-        assert seal["commitment"] in text and seal["salt"] not in text
+        assert pending["commit"] in text and pending["seed"] not in text
+    rooms.act(code, ann_id, {"action": "shake", "seed": "5a" * 16})
     rooms.act(code, ann_id, {"action": "announce", "value": 52})
-    assert not any(seal["salt"] in text for text in everything())
-    # Ben checks: the dice come with the salt, on every page and in every view, and they verify.
+    record = rooms.load(code).game.record
+    assert record["commit"] == pending["commit"] and record["client_seed"] == "5a" * 16
+    assert not any(record["server_seed"] in text for text in everything())
+    # Ben checks: the dice come with the server seed, on every page and in every view.
     rooms.act(code, ben_id, {"action": "check"})
-    assert all(seal["salt"] in text for text in everything())
+    assert all(record["server_seed"] in text for text in everything())
     reveal = rooms.view(code, ben_id)["reveal"]
-    assert (reveal["dice"], reveal["commitment"]) == ([4, 1], seal["commitment"])
-    assert fair.verify_reveal(reveal) is True
+    assert (reveal["dice"], reveal["fair"]["commit"]) == ([4, 1], pending["commit"])
     html = board.get(f"/r/{code}/board").get_data(as_text=True)
-    assert f'data-salt="{seal["salt"]}" data-commitment="{seal["commitment"]}"' in html
-    assert 'class="fair-mark" href="/fair"' in html
+    message = f"{'5a' * 16}:{code}:1:1:1"
+    assert f'data-commitment="{pending["commit"]}" data-by="player" data-message="{message}"' in html
+    assert f'data-server-seed="{record["server_seed"]}"' in html and 'class="fair-mark" href="/fair"' in html
 
 
 @pytest.mark.parametrize(("lang", "word"), [("en", "Fair dice"), ("de", "Faire Würfel"), ("ru", "Честные кости")])
-def test_the_fair_page_explains_the_seal_with_an_example_that_verifies(client, lang, word):
+def test_the_fair_page_explains_the_seeds_with_an_example_that_rolls_its_dice(client, lang, word):
     client.post("/lang", data={"lang": lang})
     html = client.get("/fair").get_data(as_text=True)
     assert f"<title>Mäxchen · {word}</title>" in html
-    salt = re.search(r"<code>6,5:([0-9a-f]{32})</code>", html)[1]
-    sealed = re.search(r"<code>([0-9a-f]{64})</code>", html)[1]
-    assert fair.verify([6, 5], salt, sealed)
+    field = dict(re.findall(r'<input name="(\w+)"[^>]*value="([^"]*)"', html))
+    record = {**field, "game": int(field["game"]), "round": int(field["round"]), "seat": int(field["seat"])}
+    dice = [int(die) for die in field["dice"].split()]
+    assert fair.check(record, dice) and fair.commit_of(field["server_seed"]) == field["commit"]
     assert 'href="/fair"' in client.get("/rules").get_data(as_text=True)  # the rules lead there
-    # It claims what the seal proves and no more: not that the server cannot choose the dice.
-    assert 'class="limits"' in html and "cannot cheat" not in html
+    # It says what it does not prove: the server knows the dice once rolled.
+    assert 'class="limits"' in html and 'id="fair-check"' in html and "check.js" in html
 
 
 def cup_view(html) -> dict:

@@ -50,14 +50,18 @@ class BiddingGame(Game):
     FACES: tuple[int, ...] = ()  # the faces a bid may name
     BAD_BID = "bad_bid"  # the refusal of a bid that is no count and face
     NOT_IN = "you_are_out"  # the refusal of a player no longer in the game
-    ROUND_STATE = ("round", "reveal", "opener", "cups", "seals", "bid", "bids", "turn")  # the end of every `_STATE`
-    _LATER = {**Game._LATER, "bids": []}  # a round saved before the history: it starts with the standing bid
+    # The end of every `_STATE`.
+    ROUND_STATE = ("round", "reveal", "opener", "cups", "seals", "bid", "bids", "turn", "records", "pending")
+    # A round saved before the history starts with the standing bid; one saved before the seeds, with none.
+    _LATER = {**Game._LATER, "bids": [], "records": {}, "pending": {}}
 
     def _new_round(self, opener: str) -> None:
         self.round += 1
         self.opener = opener if opener in self.active() else self.next_after(opener)
         self.cups = dict.fromkeys(self.active())
-        self.seals = {}  # player -> their cup's salt and commitment (maxchen/fair.py)
+        self.seals = {}  # player -> the salt and commitment of a cup rolled before the seeds (maxchen/fair.py)
+        self.records = {}  # player -> what their cup's dice were read from (fair.cup)
+        self.pending = {player: fair.pending() for player in self.cups}  # every cup's commit before the shakes
         self.bid = None
         self.bids = []  # the round's bids, oldest first: what the table heard
         self.turn = None  # bidding starts once every cup is shaken
@@ -102,7 +106,7 @@ class BiddingGame(Game):
         if action not in self.allowed(player):
             raise self._why_not(player, action)
         if action == "shake":
-            self._shake(player)
+            self._shake(player, fair.client_seed(payload.get("seed")))
         elif action == "bid":
             self._bid(player, payload.get("count"), payload.get("face"))
         else:
@@ -122,9 +126,12 @@ class BiddingGame(Game):
         unrolled = [p for p in self.active() if self.cups.get(p) is None]
         return unrolled or [self.turn]
 
-    def _shake(self, player) -> None:
-        self.cups[player] = sorted(self.dice.roll(self.cup_size(player)), reverse=True)
-        self.seals[player] = fair.seal(self.cups[player])
+    def _shake(self, player, seed=None) -> None:
+        # A round saved before the seeds has no commits yet: the cup gets one now.
+        seat = self.players.index(player) + 1
+        record = fair.cup(self.pending.pop(player, None) or fair.pending(), seed, self.round, seat)
+        self.cups[player] = sorted(self.dice.cast(self.cup_size(player), record), reverse=True)
+        self.records[player] = record
         if all(cup is not None for cup in self.cups.values()):
             self.turn = self.opener
 
@@ -152,7 +159,9 @@ class BiddingGame(Game):
             "face": self.bid["face"],
             "found": found,
             "dice": plain_copy(self.cups),
-            # The keys to the seals every phone got at the shakes, cup by cup.
+            # The server seeds whose commits every phone got before the shakes, cup by cup: now anyone can roll
+            # the dice again. (Cups rolled before the seeds have salts that open their seals instead.)
+            "fair": plain_copy(self.records),
             "salt": {player: seal["salt"] for player, seal in self.seals.items()},
             "commitment": {player: seal["commitment"] for player, seal in self.seals.items()},
         }
@@ -192,6 +201,7 @@ class BiddingGame(Game):
                     "player": player,
                     "answerer": caller,
                     "outcome": outcome,
+                    "fair": self.records.get(player),
                 }
             )
 
@@ -218,7 +228,7 @@ class BiddingGame(Game):
     def _void_round(self) -> None:
         self._log_cups()
         self._count_void()
-        self.cups, self.seals = {}, {}
+        self.cups, self.seals, self.records, self.pending = {}, {}, {}, {}
 
     def _gone(self, player) -> None:
         """A player who left is out of the turns (`left` already holds them)."""
@@ -234,6 +244,10 @@ class BiddingGame(Game):
     def _reopened(self) -> None:
         """After the void round's new one opened."""
 
+    def _fair_view(self) -> dict:
+        shaken = {p: fair.public(record) for p, record in self.records.items()}
+        return {**{p: {"commit": pending["commit"]} for p, pending in self.pending.items()}, **shaken}
+
     def _round_view(self, player) -> dict:
         """What every liar's-dice view holds of the round: the turn, the choices, one's own cup, the seals."""
         mine = self.cups.get(player) if player in self.active() else None
@@ -244,7 +258,9 @@ class BiddingGame(Game):
             "allowed": allowed,
             "choices": self.choices() if "bid" in allowed else [],
             "dice": list(mine) if mine else None,
-            # The seal of every cup shaken this round, for everyone; the salts stay here.
+            # Every cup's commit, from the round's start; once shaken, its roller's seed too. The server seeds
+            # stay here. (Cups rolled before the seeds show their seals.)
+            "fair": {} if self.over else self._fair_view(),
             "commitments": {p: seal["commitment"] for p, seal in self.seals.items()},
             "bid": dict(self.bid) if self.bid else None,
             "bids": [dict(b) for b in self.bids or [self.bid]] if self.bid else [],

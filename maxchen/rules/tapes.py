@@ -71,6 +71,10 @@ class TapeDice:
     def roll(self, count: int) -> list[int]:
         return [(self._next() * 6 >> 53) + 1 for _ in range(count)]
 
+    def cast(self, count: int, cup: dict) -> list[int]:
+        """A cup's dice from the tape (a simulation's: its seeds do not make them)."""
+        return self.roll(count)
+
 
 class Draws(TapeDice):
     """A `random.Random` stand-in for the bots: a game's stream of draws in [0, 1)."""

@@ -84,7 +84,7 @@ def stats_csv(code):
     if names and me(room.code) != room.host:
         raise IllegalMove("not_host")
     store = rooms().store
-    return log_csv([(None, lambda: store.room_log(room.code), running_game(room), None)], room.code, names)
+    return log_csv([(None, lambda: store.room_log(room.code), running_game(room), None, room.held)], room.code, names)
 
 
 def running_game(room) -> int | None:
@@ -94,8 +94,8 @@ def running_game(room) -> int | None:
 
 def log_csv(logs, name: str, names: bool, tables: bool = False):
     """Roll logs as one CSV download, streamed: `logs` are (table number or None, a function reading
-    that table's log, the number of its game still running or None, its revealed loading or None); a
-    long log never holds the server for long."""
+    that table's log, the number of its game still running or None, its revealed loading or None, whether
+    a hunt holds its seeds back); a long log never holds the server for long."""
 
     def chunks():
         out = io.StringIO()
@@ -110,8 +110,8 @@ def log_csv(logs, name: str, names: bool, tables: bool = False):
         out.write("\ufeff")  # UTF-8's byte-order mark: a spreadsheet reads names in any script right
         writer.writerow(stats.log_csv_header(tables))
         yield taken()  # the download starts at once
-        for number, read, running, loaded in logs:
-            for count, row in enumerate(stats.log_csv_rows(read(), names, number, running, loaded), 1):
+        for number, read, running, loaded, held in logs:
+            for count, row in enumerate(stats.log_csv_rows(read(), names, number, running, loaded, held), 1):
                 writer.writerow(row)
                 if count % CSV_CHUNK == 0:
                     yield taken()

@@ -204,6 +204,7 @@ def stats_csv(code):
             lambda table=table: store.room_log(table),
             running_game(rooms[table]) if table in rooms else None,
             rooms[table].told_loading if table in rooms else None,
+            rooms[table].held if table in rooms else False,
         )
         for number, table in enumerate(classrooms().load(code)["tables"], 1)
     ]

@@ -11,7 +11,7 @@ from ..rulesets import REGISTRY, RULESETS
 # Form fields that are whole numbers: the room's, then each rule set's own.
 NUMBER_FIELDS = tuple(dict.fromkeys(("version", "seat", *(f for r in REGISTRY.values() for f in r.fields))))
 WHOLE = re.compile(r"-?[0-9]{1,9}")  # ASCII digits only: "²".isdigit() is true, int("²") fails
-ROOM_TEXT_FIELDS = ("value", "player", "strategy")
+ROOM_TEXT_FIELDS = ("value", "player", "strategy", "seed")
 CLASS_TEXT_FIELDS = ("student", "table", "six")
 MAX_FIELDS = 64  # a room's form has a dozen (the host's settings the most)
 

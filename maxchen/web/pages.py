@@ -42,6 +42,7 @@ GONE = {
 }
 
 bp.app_template_global("isolate")(messages.isolate)
+bp.app_template_global("commits")(fair.commits)
 
 
 @bp.app_context_processor
@@ -242,10 +243,9 @@ def rules_page():
 @bp.get("/fair")
 @limited(PAGES, open=True)
 def fair_page():
-    """Why the server cannot change the dice after a check, in plain words, with a fresh example seal."""
-    dice = [6, 5]
-    sealed = fair.seal(dice)
-    return render_template("fair.html", text=fair.text(dice, sealed["salt"]), **sealed)
+    """Why nobody can choose the dice, in plain words, with a form that rolls a revealed cup again."""
+    example = {**fair.EXAMPLE, "commit": fair.commit_of(fair.EXAMPLE["server_seed"])}
+    return render_template("fair.html", example={**example, "dice": "1 1"})
 
 
 @bp.get("/manifest.webmanifest")

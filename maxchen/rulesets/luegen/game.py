@@ -192,8 +192,8 @@ class LuegenGame(BiddingGame):
             **self._round_view(player),
             "stack": self.stack,
             "stage": self.stage,
-            # A reveal saved before the seals had no salts.
-            "reveal": {"salt": {}, "commitment": {}, **plain_copy(self.reveal)} if self.reveal else None,
+            # A reveal saved before the seals had no salts, and before the seeds no records.
+            "reveal": {"salt": {}, "commitment": {}, "fair": {}, **plain_copy(self.reveal)} if self.reveal else None,
             "winner": None,
             "loser": self.loser,
             "safe_order": list(self.safe) if self.over else None,

@@ -25,7 +25,7 @@ class MaexchenGame(Game):
     OUT_AT = 5
     # The teaching hint: beside each announcement the odds of a fresh roll (a classroom asks).
     OPTIONS = {"hint": HINT}
-    _LATER = {**Game._LATER, "seal": None}
+    _LATER = {**Game._LATER, "seal": None, "pending": None, "record": None}
 
     def __init__(self, players, options=None, dice=None):
         super().__init__(players, options, dice)
@@ -99,7 +99,9 @@ class MaexchenGame(Game):
         self.history: list[dict] = []
         self.cup = None
         self.cup_owner = None
-        self.seal = None  # the cup's salt and commitment (maxchen/fair.py)
+        self.seal = None  # a cup rolled before the seeds: its salt and commitment (maxchen/fair.py)
+        self.record = None  # the cup on the table: what its dice were read from (fair.cup)
+        self.pending = fair.pending()  # the next cup's server seed, its commit shown before the shake
 
     def waiting_for(self):
         return [] if self.over else [self.turn]
@@ -134,6 +136,8 @@ class MaexchenGame(Game):
             if not self._announcement_ok(value):
                 raise IllegalMove("not_higher")
             self._announce(player, value)
+        elif action == "shake":
+            self._shake(player, fair.client_seed(payload.get("seed")))
         else:
             self._MOVES[action](self, player)
 
@@ -158,6 +162,7 @@ class MaexchenGame(Game):
                 "player": self.cup_owner,
                 "answerer": answerer,
                 "outcome": outcome,
+                "fair": self.record,
             }
         )
         if announced is not None and found is None and two_dice.rank(value) < two_dice.rank(announced):
@@ -170,13 +175,16 @@ class MaexchenGame(Game):
         self._log_cup("believed", player)
         self.cup = None
         self.cup_owner = None
-        self.seal = None  # its salt is never told: nobody saw those dice
+        self.seal = self.record = None  # its seeds are told when the game is over (the roll log)
+        self.pending = fair.pending()
         self.step = "shake"
 
-    def _shake(self, player):
-        self.cup = sorted(self.dice.roll(self.DICE), reverse=True)
+    def _shake(self, player, seed=None):
+        # A round saved before the seeds has no commit yet: it gets one now.
+        self.record = fair.cup(self.pending or fair.pending(), seed, self.round, self.players.index(player) + 1)
+        self.cup = sorted(self.dice.cast(self.DICE, self.record), reverse=True)
         self.cup_owner = player
-        self.seal = fair.seal(self.cup)
+        self.pending = self.seal = None
         self.step = "announce"
 
     def _announce(self, player, value):
@@ -201,7 +209,9 @@ class MaexchenGame(Game):
             "value": announced,
             "before": self.history[-2]["value"] if len(self.history) > 1 else None,  # the claim it beat
             "dice": list(self.cup),
-            # The key to the seal every phone got at the shake: now anyone can check the dice.
+            # The server seed whose commit every phone got before the shake: now anyone can roll the dice
+            # again. (A cup rolled before the seeds has a salt that opens its seal instead.)
+            "fair": self.record,
             "salt": self.seal["salt"] if self.seal else None,
             "commitment": self.seal["commitment"] if self.seal else None,
             "actual": actual,
@@ -219,6 +229,7 @@ class MaexchenGame(Game):
             "checker": player,
             "value": self.announcement["value"],
             "dice": None,
+            "fair": None,
             "salt": None,
             "commitment": None,
             "actual": None,
@@ -248,7 +259,7 @@ class MaexchenGame(Game):
         self.step = None
         self.cup = None
         self.cup_owner = None
-        self.seal = None
+        self.seal = self.record = self.pending = None
 
     def remove(self, player):
         """docs/rules.md §5: out for good; mid-round the round is void."""
@@ -293,10 +304,12 @@ class MaexchenGame(Game):
             "announcement": dict(self.announcement) if self.announcement else None,
             "history": [dict(entry) for entry in self.history],
             "dice": list(self.cup) if mine else None,
-            # The seal of the cup on the table, for everyone from the shake on; its salt stays here.
+            # The commit of the cup about to be rolled, then of the cup on the table, with the roller's
+            # seed; its server seed stays here. A cup rolled before the seeds shows its seal instead.
+            "fair": fair.public(self.record) or ({"commit": self.pending["commit"]} if self.pending else None),
             "commitment": self.seal["commitment"] if self.seal else None,
-            # A reveal saved before the seals had no salt.
-            "reveal": {"salt": None, "commitment": None, **self.reveal} if self.reveal else None,
+            # A reveal saved before the seals had no salt, and before the seeds no record.
+            "reveal": {"salt": None, "commitment": None, "fair": None, **self.reveal} if self.reveal else None,
             "winner": self.winner,
             # Best first: the winner, then the last one out (those who left, when they left).
             "ranking": (self.final or [self.winner, *reversed(self.out)]) if self.over else None,
@@ -325,4 +338,6 @@ class MaexchenGame(Game):
         "cup",
         "cup_owner",
         "seal",
+        "record",
+        "pending",
     ]

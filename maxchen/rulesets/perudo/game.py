@@ -205,7 +205,7 @@ class PerudoGame(BiddingGame):
             **self._round_view(player),
             "palifico": self.palifico,
             "calza": self.calza_allowed(),
-            "reveal": plain_copy(self.reveal),
+            "reveal": {"fair": {}, **plain_copy(self.reveal)} if self.reveal else None,  # before the seeds: none
             "winner": self.winner,
             # Best first: the winner, then the last one out (those who left, when they left).
             "ranking": self.final or ([self.winner, *reversed(self.out)] if self.over and self.winner else None),

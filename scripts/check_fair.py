@@ -1,0 +1,81 @@
+"""Check every die of a maxchen game yourself, from its published seeds (docs/API.md, "Fair dice").
+
+    python3 scripts/check_fair.py maxchen-K7WQPX.csv     # the statistics page's CSV, a room's or a class's
+
+Needs nothing but Python 3: it does not use maxchen's code. For each row with
+a server seed it checks that sha256(server seed) is the commit the table saw
+before the shake, and that the seeds give the dice in the row. Exit status 0
+when every such row holds, 1 when one does not.
+"""
+
+import csv
+import hashlib
+import hmac
+import sys
+
+FAIR = (1, 1, 1, 1, 1, 1)
+
+
+def roll(server_seed, client_seed, room, game, round_, seat, count, weights=FAIR):
+    """The `count` dice the seeds give: HMAC-SHA256 bytes, each below 256 - 256 % sum(weights) a face."""
+    total = sum(weights)
+    limit = 256 - 256 % total
+    dice, counter = [], 0
+    while len(dice) < count:
+        message = f"{client_seed}:{room}:{game}:{round_}:{seat}:{counter}".encode()
+        for byte in hmac.new(server_seed.encode(), message, hashlib.sha256).digest():
+            if byte < limit and len(dice) < count:
+                rest, face = byte % total, 1
+                while rest >= weights[face - 1]:
+                    rest -= weights[face - 1]
+                    face += 1
+                dice.append(face)
+        counter += 1
+    return dice
+
+
+def commit(server_seed):
+    """What the table saw before the shake."""
+    return hashlib.sha256(server_seed.encode()).hexdigest()
+
+
+def check_row(row):
+    """None when the row's dice come from its seeds, else what is wrong; "skip" when it has no server seed."""
+    if not row.get("server_seed"):
+        return "skip"
+    if commit(row["server_seed"]) != row["commit"]:
+        return "the server seed does not give the commit"
+    dice = [int(die) for die in row["dice"].split()]
+    weights = tuple(int(w) for w in row["weights"].split()) if row.get("weights") else FAIR
+    seeds = (row["server_seed"], row["client_seed"], row["room"], row["game"], row["round"], row["seat"])
+    rolled = roll(*seeds, len(dice), weights)
+    if sorted(rolled) != sorted(dice):
+        return f"the seeds give {' '.join(map(str, sorted(rolled, reverse=True)))}, not {row['dice']}"
+    return None
+
+
+def main(argv=None):
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+        return 2
+    checked = skipped = 0
+    wrong = []
+    with open(args[0], newline="", encoding="utf-8-sig") as file:
+        for line, row in enumerate(csv.DictReader(file), 2):
+            problem = check_row(row)
+            if problem == "skip":
+                skipped += 1
+            elif problem:
+                wrong.append(f"line {line} (game {row['game']}, round {row['round']}): {problem}")
+            else:
+                checked += 1
+    for problem in wrong:
+        print(problem)
+    print(f"{checked} cups checked: {'all hold' if not wrong else f'{len(wrong)} do not'}", end="")
+    print(f"; {skipped} without a server seed (rolled before the seeds, or held by a hunt)" if skipped else "")
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
