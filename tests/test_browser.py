@@ -1425,6 +1425,15 @@ def route_parts(phone, change):
     phone.page.route_web_socket(re.compile(r"/socket\.io/"), route)
 
 
+def seat_by_page(server, code, *phones):
+    """Each (phone, name) opens the room's link, types the name and joins: in its lobby."""
+    for phone, name in phones:
+        phone.page.goto(f"{server.url}/r/{code}")
+        phone.page.fill("main input[name=name]", name)
+        phone.page.click("main form button[type=submit]")
+        phone.page.wait_for_selector(".lobby-list")
+
+
 def other_server_seed(html):
     """The reveal with another server seed for its cup (the dice as they were): no longer its commit."""
     last = {"0": "1"}
@@ -1521,11 +1530,7 @@ def test_every_phone_checks_the_dice_of_a_check_and_a_tampered_reveal_is_told(br
     ben, cem, board = Phone(browser, server.url), Phone(browser, server.url, "de-DE"), Phone(browser, server.url)
     route_parts(cem, other_server_seed)  # the dice as rolled, another server seed
     route_parts(board, other_die_with_its_own_seed)  # other dice, with a seed and commit made for them
-    for phone, name in ((ben, "Ben"), (cem, "Cem")):
-        phone.page.goto(f"{server.url}/r/{ann['code']}")
-        phone.page.fill("main input[name=name]", name)
-        phone.page.click("main form button[type=submit]")
-        phone.page.wait_for_selector(".lobby-list")
+    seat_by_page(server, ann["code"], (ben, "Ben"), (cem, "Cem"))
     board.page.goto(f"{server.url}/r/{ann['code']}/board")
     board.page.wait_for_selector("#players .player >> nth=2")
     # Before Ann shakes, every screen shows the commit of her cup (the start of its fingerprint).
@@ -1570,11 +1575,7 @@ def test_the_shaking_phone_sends_its_own_seed_and_holds_the_reveal_to_it(browser
     code = ann["code"]
     ben, cem = Phone(browser, server.url), Phone(browser, server.url, "ru-RU")
     route_parts(ben, other_client_seed)
-    for phone, name in ((ben, "Ben"), (cem, "Cem")):
-        phone.page.goto(f"{server.url}/r/{code}")
-        phone.page.fill("main input[name=name]", name)
-        phone.page.click("main form button[type=submit]")
-        phone.page.wait_for_selector(".lobby-list")
+    seat_by_page(server, code, (ben, "Ben"), (cem, "Cem"))
     assert _api_act(server.url, code, ann["token"], action="start").status_code == 200
     assert _api_act(server.url, code, ann["token"], action="shake").status_code == 200
     assert _api_act(server.url, code, ann["token"], action="announce", value=31).status_code == 200
@@ -1615,11 +1616,7 @@ def test_a_phone_checks_a_reveal_only_against_a_seal_it_saw_before(browser, serv
     for board in (eve, fay):
         board.page.goto(f"{server.url}/r/{code}/board")
         board.page.wait_for_selector("#players .player >> nth=0")
-    for phone, name in ((ben, "Ben"), (cem, "Cem")):
-        phone.page.goto(f"{server.url}/r/{code}")
-        phone.page.fill("main input[name=name]", name)
-        phone.page.click("main form button[type=submit]")
-        phone.page.wait_for_selector(".lobby-list")
+    seat_by_page(server, code, (ben, "Ben"), (cem, "Cem"))
     assert _api_act(server.url, code, ann["token"], action="start").status_code == 200
     sealed = _api_act(server.url, code, ann["token"], action="shake").json()["fair"]["commit"]
     for phone in (ben, cem):  # both reload after the shake: the seal comes with the page
