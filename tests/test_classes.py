@@ -475,6 +475,31 @@ def test_the_hunt_from_the_desk_the_board_finds_it_and_the_reveal_tells_everyone
     assert "It was table 2." in summary and "Only you see this" not in summary
 
 
+def test_while_the_hunt_runs_every_table_holds_its_seeds_back_one_opened_later_too():
+    """No table's reveals tell which one is loaded (maxchen/fair.py `held`): all hold their server seeds back
+    from the load to the teacher's reveal, a table the teacher opens meanwhile as well."""
+    from app import create_app
+    from maxchen.rooms import Rooms
+
+    app = create_app({"TESTING": True, "ROOMS": Rooms(dice=SeededDice(4)), "SECRET_KEY": "test"})
+    classes = app.extensions["maxchen.classes"]
+    teacher = app.test_client()
+    code = teacher.post("/classes", data={"rules": "maexchen", "size": "4"}).headers["Location"].rsplit("/", 1)[1]
+    for name in ("Ann", "Ben", "Cem", "Dora", "Eli", "Fay", "Gus", "Hana"):
+        app.test_client().post(f"/c/{code}/join", data={"name": name})
+    teacher.post(f"/c/{code}/act", data={"action": "seat"}, headers=HTMX)
+    one, two = classes.overview(code)["tables"]
+    assert not any(classes.rooms.load(t.code).held for t in (one, two))
+    teacher.post(f"/c/{code}/act", data={"action": "load", "table": two.code, "six": "1/3"}, headers=HTMX)
+    assert all(classes.rooms.load(t.code).held for t in (one, two))
+    dora = next(s for s in classes.overview(code)["roster"] if s["name"] == "Dora")
+    teacher.post(f"/c/{code}/act", data={"action": "move", "student": dora["id"], "table": "new"}, headers=HTMX)
+    tables = classes.load(code)["tables"]
+    assert len(tables) == 3 and all(classes.rooms.load(t).held for t in tables)
+    teacher.post(f"/c/{code}/act", data={"action": "reveal"}, headers=HTMX)
+    assert not any(classes.rooms.load(t).held for t in tables)
+
+
 def test_after_a_check_the_class_board_weighs_the_claim(app, classes, rooms, dice):
     """Is the claim true? A 63 after 62 from a player who lies only when they must: true 1 time in 12 (Bayes,
     counted here over the 36 rolls), though a fresh roll reaches 63 14 times in 36; beside this class's checks."""
