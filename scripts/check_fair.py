@@ -56,12 +56,17 @@ def check_row(row):
 
 def main(argv=None):
     args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1:
-        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+    if len(args) != 1 or args[0] in ("-h", "--help"):
+        print(__doc__.strip(), file=sys.stderr if len(args) != 1 else sys.stdout)
+        return 2 if len(args) != 1 else 0
+    try:
+        file = open(args[0], newline="", encoding="utf-8-sig")  # noqa: SIM115 - closed below
+    except OSError as error:
+        print(f"cannot read {args[0]}: {error.strerror}", file=sys.stderr)
         return 2
     checked = skipped = 0
     wrong = []
-    with open(args[0], newline="", encoding="utf-8-sig") as file:
+    with file:
         for line, row in enumerate(csv.DictReader(file), 2):
             problem = check_row(row)
             if problem == "skip":
@@ -72,7 +77,8 @@ def main(argv=None):
                 checked += 1
     for problem in wrong:
         print(problem)
-    print(f"{checked} cups checked: {'all hold' if not wrong else f'{len(wrong)} do not'}", end="")
+    held = f"all {checked} hold" if not wrong else f"{checked} hold, {len(wrong)} do not"
+    print(f"{checked + len(wrong)} cups checked: {held}", end="")
     print(f"; {skipped} without a server seed (rolled before the seeds, or held by a hunt)" if skipped else "")
     return 1 if wrong else 0
 

@@ -26,11 +26,15 @@
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const f = Object.fromEntries([...new FormData(form)].map(([k, v]) => [k, String(v).trim()]));
+    // As the table wrote them: seeds in lower case, the room's code in capitals (typed either way).
+    for (const k of ["server_seed", "commit", "client_seed"]) f[k] = f[k].toLowerCase();
+    f.room = f.room.toUpperCase();
     const dice = f.dice.split(/[\s,-]+/).filter(Boolean).map(Number);
     const weights = (f.weights || "1 1 1 1 1 1").split(/\s+/).map(Number);
     const ok =
       /^[0-9a-f]{64}$/.test(f.server_seed) && /^[0-9a-f]{64}$/.test(f.commit) && /^[0-9a-f]{32,64}$/.test(f.client_seed) &&
-      /^\d+$/.test(f.game) && /^\d+$/.test(f.round) && f.room && f.seat && dice.length > 0 && dice.length <= 30 &&
+      /^\d+$/.test(f.game) && /^\d+$/.test(f.round) && /^[1-9]\d?$/.test(f.seat) && /^[0-9A-Z]+$/.test(f.room) &&
+      dice.length > 0 && dice.length <= 30 &&
       dice.every((d) => Number.isInteger(d) && d >= 1 && d <= 6) && weights.length === 6 && weights.every((w) => Number.isInteger(w) && w > 0);
     out.dataset.state = ok ? "" : "bad";
     if (!ok) {

@@ -32,17 +32,25 @@
     return sorted(roll(cup, shown.length)) === sorted(shown);
   }
 
-  M.fair.mark = (reveal, j, cups) => {
+  function mark(reveal, j, cups) {
     const held = cups.some((c) => c.dataset.held);
     const fits = (c, i) => [undefined, c.dataset.commitment].includes(j.seen[i]) && (!!c.dataset.held || opens(c));
     j.bad = j.bad || cups.map((c, i) => !fits(c, i));
     const state = j.bad.includes(true) ? "bad" : held ? "held" : j.seen.includes(undefined) ? "unchecked" : "ok";
     cups.forEach((c, i) => c.classList.toggle("unsealed", j.bad[i]));
-    const mark = reveal.querySelector(".fair-mark");
-    if (mark) mark.dataset.state = state;
+    const pill = reveal.querySelector(".fair-mark");
+    if (pill) pill.dataset.state = state;
     if (state === "bad" && warned !== reveal.dataset.round) {
       warned = reveal.dataset.round;
       M.$("live").textContent = (M.$("live").textContent + " " + M.T.unsealed).trim();
+    }
+  }
+
+  // Every copy on screen now, the overlay's too (made while this script loaded).
+  M.fair.markAll = () => {
+    for (const r of document.querySelectorAll(".reveal[data-round]")) {
+      const j = M.fair.judged.get(M.fair.keyOf(r));
+      if (j) mark(r, j, M.fair.opened(r));
     }
   };
 })();

@@ -40,7 +40,7 @@
   // js-sha256 (no crypto.subtle on plain http) and the checker come with the first reveal on screen.
   let loading = null;
   function withChecker(then) {
-    if (M.fair.mark) return then();
+    if (M.fair.markAll) return then();
     if (!loading) {
       loading = [document.body.dataset.sha256, document.body.dataset.check].map((src) => {
         const script = document.createElement("script");
@@ -64,9 +64,9 @@
       const k = keyOf(r);
       if (!judged.has(k)) judged.set(k, { seen: opened(r).map((c) => seals.get(r.dataset.round + "/" + c.dataset.cup)) });
     }
-    if (reveals.length) withChecker(() => reveals.forEach((r) => M.fair.mark(r, judged.get(keyOf(r)), opened(r))));
+    if (reveals.length) withChecker(() => M.fair.markAll());
   }
 
   // check() before note(): a push's own commits are not "seen before".
-  M.fair = { check, note, seed, faces, sent };
+  M.fair = { check, note, seed, faces, sent, judged, keyOf, opened };
 })();

@@ -288,6 +288,12 @@ def test_the_python_client_holds_a_reveal_to_its_commit_and_its_own_seed():
     assert late.fair() is None
 
 
+def _check_fair(*args):
+    return subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "check_fair.py"), *args], capture_output=True, text=True
+    )
+
+
 def _play(rooms, code, seats, rng, sent):
     """A whole game of random legal moves; every shake with a seed of its own (`sent`: commit -> seed)."""
     for _ in range(3000):
@@ -342,10 +348,8 @@ def test_every_die_of_whole_games_comes_from_the_published_seeds_alone(rules):
     path = ROOT / "tests" / "artifacts" / f"fair-{rules}.csv"
     path.parent.mkdir(exist_ok=True)
     path.write_text(text.getvalue())
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "check_fair.py"), str(path)], capture_output=True, text=True
-    )
-    assert done.returncode == 0 and f"{len(rows)} cups checked: all hold" in done.stdout, done.stdout
+    done = _check_fair(str(path))
+    assert done.returncode == 0 and f"{len(rows)} cups checked: all {len(rows)} hold" in done.stdout, done.stdout
     # One die changed in the file: the script finds it.
     bad = text.getvalue().splitlines()
     cells = next(csv.reader([bad[1]]))
@@ -356,10 +360,12 @@ def test_every_die_of_whole_games_comes_from_the_published_seeds_alone(rules):
     csv.writer(out).writerow(cells)
     bad[1] = out.getvalue().strip()
     path.write_text("\n".join(bad) + "\n")
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "check_fair.py"), str(path)], capture_output=True, text=True
-    )
+    done = _check_fair(str(path))
     assert done.returncode == 1 and "line 2" in done.stdout
+    assert f"{len(rows)} cups checked: {len(rows) - 1} hold, 1 do not" in done.stdout
+    for args, status in ((["--help"], 0), ([], 2), ([str(path) + ".missing"], 2)):
+        done = _check_fair(*args)
+        assert done.returncode == status and "Traceback" not in done.stderr, done.stderr
 
 
 def test_a_believed_cup_keeps_its_seed_until_the_game_is_over():
