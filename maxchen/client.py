@@ -14,7 +14,7 @@ import requests
 import socketio
 
 from .errors import IllegalMove
-from .fair import commits, verify_reveal
+from .fair import agrees, cups, verify_reveal
 from .rules.two_dice import rank, value_of
 
 PATIENCE = 3  # times a refused request is sent again after the wait the server asked for (429)
@@ -70,9 +70,9 @@ class Player:
         self.transports = list(transports)
         self.view = None
         self.removed = False
-        # (round, cup: "" or a Lügen or Perudo player) -> the commit (or, before the seeds, the seal) seen
-        # before the reveal, and the seeds this client sent with its shakes.
-        self.seals: dict[tuple, str] = {}
+        # (round, cup: "" or a Lügen or Perudo player) -> what the views showed of it before the reveal: its
+        # record without the server seed (or, before the seeds, {"commit": its seal}).
+        self.seals: dict[tuple, dict] = {}
         self.seeds: dict[str, str] = {}  # commit -> the seed this client sent with that cup's shake
         self._changed = threading.Condition()
         self.sio = socketio.Client(reconnection=True, **client_options)
@@ -93,8 +93,8 @@ class Player:
         round_ = view.get("round") or 0
         if any(seen > round_ for seen, _ in self.seals):
             self.seals.clear()  # a new game counts its rounds from 1 again
-        for cup, commit in commits(view).items():
-            self.seals[round_, cup] = commit  # Mäxchen: a believed cup's successor in the same round replaces it
+        for cup, record in cups(view).items():
+            self.seals[round_, cup] = record  # Mäxchen: a believed cup's successor in the same round replaces it
 
     def fair(self, reveal=None) -> bool | None:
         """Whether the latest view's reveal (or `reveal`) opens its cups as they were committed.
@@ -106,12 +106,12 @@ class Player:
         the reveal (it came later): a reveal's own commit proves nothing.
         """
         reveal = (self.view or {}).get("reveal") if reveal is None else reveal
-        checked = verify_reveal(reveal)
+        checked = verify_reveal(reveal, (self.view or {}).get("loaded"))
         if not checked:
             return checked
-        cups = commits(reveal)
-        seen = [self.seals.get((reveal["round"], cup)) for cup in cups]
-        if any(seal is not None and seal != commit for seal, commit in zip(seen, cups.values(), strict=True)):
+        opened = cups(reveal)
+        seen = [self.seals.get((reveal["round"], cup)) for cup in opened]
+        if any(was is not None and not agrees(record, was) for was, record in zip(seen, opened.values(), strict=True)):
             return False
         records = reveal.get("fair") or {}
         for record in [records] if "commit" in records else records.values():

@@ -58,7 +58,7 @@ class LoadedDice:
 
 
 class Placed:
-    """A table's game's dice: its room's code and the game's number go into every cup's record."""
+    """A table's game's dice: its room's code and the game's number go into every cup's commit and record."""
 
     def __init__(self, dice, room: str, game: int):
         self.dice, self.room, self.game = dice, room, game
@@ -68,8 +68,7 @@ class Placed:
         return self.dice.roll(count)
 
     def cast(self, count: int, cup: dict) -> list[int]:
-        """A cup's dice, its record marked with the room and game."""
-        cup["room"], cup["game"] = self.room, self.game
+        """A cup's dice from the underlying source."""
         return self.dice.cast(count, cup)
 
 

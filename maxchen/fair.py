@@ -45,8 +45,9 @@ def verify(dice, salt, sealed) -> bool:
     return hmac.compare_digest(commitment(dice, salt), sealed)
 
 
-def verify_reveal(reveal: dict | None) -> bool | None:
-    """Whether every cup a view's `reveal` opens gives its dice; None when it opens none (an accepted 21).
+def verify_reveal(reveal: dict | None, loaded: str | None = None) -> bool | None:
+    """Whether every cup a view's `reveal` opens gives its dice; None when it opens none (an accepted 21)
+    or a hunt holds its seeds back. `loaded`: the table's told loading (the view's `loaded`).
 
     Two dice: `dice` and `fair`, the cup's record (`check`). Lügen and Perudo:
     `dice` and `fair` each map a player id to that player's cup. A cup rolled
@@ -61,18 +62,21 @@ def verify_reveal(reveal: dict | None) -> bool | None:
     if isinstance(dice, dict):
         if not all(isinstance(part, dict) for part in (records, salts, sealed)):
             return False
+        if any((record or {}).get("held") for record in records.values()):
+            return None
         return all(
-            _opens(cup, records.get(player), salts.get(player), sealed.get(player)) for player, cup in dice.items()
+            _opens(cup, records.get(player), salts.get(player), sealed.get(player), loaded)
+            for player, cup in dice.items()
         )
     if "commit" in records:
-        return check(records, dice)
+        return None if records.get("held") else len(dice) == 2 and check(records, dice, loaded)
     if not salts:
         return None  # saved before the seals: nothing to check
     return verify(dice, salts, sealed)
 
 
-def _opens(cup, record, salt, sealed) -> bool:
-    return check(record, cup) if record else verify(cup, salt, sealed)
+def _opens(cup, record, salt, sealed, loaded) -> bool:
+    return check(record, cup, loaded) if record else verify(cup, salt, sealed)
 
 
 # --- dice nobody can choose ------------------------------------------------
@@ -117,10 +121,15 @@ def commit_of(server_seed: str) -> str:
     return hashlib.sha256(server_seed.encode("ascii")).hexdigest()
 
 
-def pending() -> dict:
-    """A cup about to be rolled: its secret server seed and the commit shown for it."""
+CONTEXT = ("room", "game", "round", "seat")  # where a cup is rolled: the message's fields after the client seed
+
+
+def pending(room: str = "", game: int = 0, round: int = 0, seat: int = 0) -> dict:  # noqa: A002 - the docs' word
+    """A cup about to be rolled: its secret server seed, the commit shown for it and where it is rolled
+    (shown with the commit, so that nobody can change the message's fields after the shake). `seat`: the
+    roller's place in the game's seating, from 1 (no player id: the CSV names nobody)."""
     seed = new_seed()
-    return {"seed": seed, "commit": commit_of(seed)}
+    return {"seed": seed, "commit": commit_of(seed), "room": room, "game": game, "round": round, "seat": seat}
 
 
 def client_seed(value) -> str | None:
@@ -143,20 +152,15 @@ def weights(six) -> tuple[int, ...]:
     return tuple(unit // common for unit in units)
 
 
-def cup(before: dict, seed: str | None, round: int, seat: int) -> dict:  # noqa: A002 - the docs' word
-    """A cup's record from its pending seed and the roller's seed (drawn here when none came): everything
-    its dice are read from. `seat`: the roller's place in the game's seating, from 1 (no player id: the
-    CSV names nobody). A table's dice add its room and game (maxchen/dice.py); `server_seed` is the secret
-    until the reveal."""
+def cup(before: dict, seed: str | None) -> dict:
+    """A cup's record from its pending cup and the roller's seed (drawn here when none came): everything its
+    dice are read from; `server_seed` is the secret until the reveal."""
     return {
         "commit": before["commit"],
         "server_seed": before["seed"],
         "client_seed": seed or new_seed()[:32],
         "by": "player" if seed else "server",
-        "room": "",
-        "game": 0,
-        "round": round,
-        "seat": seat,
+        **{field: before[field] for field in CONTEXT},
     }
 
 
@@ -175,6 +179,8 @@ def faces(record: dict, count: int) -> list[int]:
     """
     key = record["server_seed"].encode("ascii")
     scale = record.get("weights") or FAIR
+    if not usable(scale):
+        raise ValueError(f"weights {scale!r} are no loading")
     total = sum(scale)
     limit = 256 - 256 % total
     dice: list[int] = []
@@ -195,7 +201,14 @@ def faces(record: dict, count: int) -> list[int]:
     return dice
 
 
-SECRET = ("server_seed", "weights")  # what a record keeps back until its reveal (weights: a hunt's loading)
+LOADINGS = {weights(six): six for six in ("1/4", "1/3", "1/2")}  # the hunt's loadings (maxchen/table.py)
+# What a record keeps back until its reveal: the seeds (a pending cup's "seed") and a hunt's weights.
+SECRET = ("seed", "server_seed", "weights")
+
+
+def usable(scale) -> bool:
+    """Fair weights, or a hunt's: six whole numbers no byte would loop on."""
+    return tuple(scale) == FAIR or tuple(scale) in LOADINGS
 
 
 def public(record: dict | None) -> dict | None:
@@ -205,17 +218,28 @@ def public(record: dict | None) -> dict | None:
     return {key: value for key, value in record.items() if key not in SECRET}
 
 
-def commits(view: dict) -> dict:
-    """Cup ("" for the one cup of Mäxchen and Poschen, else a player id) -> the commit a view shows for it:
-    from its records, or a cup rolled before the seeds by its seal (`commitment`, `commitments`)."""
+def cups(view: dict) -> dict:
+    """Cup ("" for the one cup of Mäxchen and Poschen, else a player id) -> what a view (or a reveal) shows
+    of it: its record, or for a cup rolled before the seeds {"commit": its seal}."""
     seals = view.get("commitment") or view.get("commitments") or {}
-    cups = {"": seals} if isinstance(seals, str) else dict(seals)
+    shown = {cup: {"commit": seal} for cup, seal in ({"": seals} if isinstance(seals, str) else seals).items()}
     records = view.get("fair") or {}
     if "commit" in records:
-        cups[""] = records["commit"]
+        shown[""] = records
     else:
-        cups.update((player, record["commit"]) for player, record in records.items() if record)
-    return cups
+        shown.update((player, record) for player, record in records.items() if record)
+    return shown
+
+
+def commits(view: dict) -> dict:
+    """Cup -> the commit a view shows for it (`cups`)."""
+    return {cup: record["commit"] for cup, record in cups(view).items()}
+
+
+def agrees(record: dict, seen: dict) -> bool:
+    """Whether a revealed cup's record is the one a view showed before: its commit, where it is rolled, and
+    the roller's seed once it was shown (a server cannot change the message after the shake)."""
+    return all(record.get(field) == seen[field] for field in ("commit", *CONTEXT, "client_seed") if field in seen)
 
 
 def held(records):
@@ -228,9 +252,13 @@ def held(records):
     return {player: held(record) for player, record in records.items()}
 
 
-def check(record, dice) -> bool:
-    """Whether a revealed cup's record opens its commit and gives exactly `dice` (in any order)."""
+def check(record, dice, loaded: str | None = None) -> bool:
+    """Whether a revealed cup's record opens its commit and gives exactly `dice` (in any order); weights
+    only as the table's told loading `loaded` ("1/4", …) has them, none on fair dice."""
     try:
+        weights_of = record.get("weights")
+        if (tuple(weights_of) if weights_of else None) != (weights(loaded) if loaded else None):
+            return False
         seed = record["server_seed"]
         if not isinstance(seed, str) or not re.fullmatch(r"[0-9a-f]{64}", seed):
             return False

@@ -145,7 +145,14 @@ class Rooms:
     # --- what the transports call ------------------------------------------
 
     def _store_new(self, room: Room):
-        """Give a new room a free code and save it."""
+        """Give a new room a free code (unless it has one) and save it."""
+        if room.code is None:
+            self._claim_code(room)
+        room.mark_private()
+        self.store.save(room.code, room.to_dict())
+
+    def _claim_code(self, room: Room) -> None:
+        """A free code for a new room, claimed across processes."""
         with self._locks.guard:
             while True:
                 room.code = new_code()
@@ -154,8 +161,6 @@ class Rooms:
                 if free and self.store.claim("room:" + room.code, CLAIM_SECONDS):  # once across processes
                     break
             self._locks.made(room.code)
-            room.mark_private()
-            self.store.save(room.code, room.to_dict())
 
     def create(self, name, rules=DEFAULT, token_hash=None, classroom=None, options=None) -> dict:
         """A new room with its creator as host (a class's table: the student's token and the class)."""
@@ -185,6 +190,7 @@ class Rooms:
             seat.token_hash = None  # only the device holds a token
         room.shared = True  # from now on nobody joins: see Room.add
         room.host = device.id
+        self._claim_code(room)  # before the start: the game's commits name the room
         room.apply(device.id, {"action": "start"}, {}, self.dice)
         self._store_new(room)
         return {"code": room.code, "player": device.id, "token": token}

@@ -510,20 +510,37 @@ def redis_client(url: str):
 
 
 class _RedisLock:
-    """A redis-py lock as a context manager that refuses (IllegalMove `room_busy`) instead of raising LockError."""
+    """A redis-py lock as a context manager that refuses (IllegalMove `room_busy`) instead of raising LockError.
 
-    def __init__(self, lock, lost):
+    While it is held, `held[code]` names it, so that a save can make sure the lock is still its own.
+    """
+
+    def __init__(self, lock, lost, held: dict, code: str):
         self._lock = lock
         self._lost = lost  # redis' LockError: the lock expired before its release
+        self._held, self._code = held, code
+        self.since = 0.0
 
     def __enter__(self):
+        self.since = time.monotonic()  # before the SET: the lock expires no sooner than LOCK_SECONDS from here
         if not self._lock.acquire():
             raise IllegalMove("room_busy")
+        self._held[self._code] = self
         return self
 
     def __exit__(self, *_):
+        self._held.pop(self._code, None)
         with contextlib.suppress(self._lost):  # expired meanwhile: another may hold it now, and that is theirs
             self._lock.release()
+
+    def surely_held(self) -> bool:
+        """Whether the lock cannot have expired yet (held for less than half its time)."""
+        return time.monotonic() - self.since < LOCK_SECONDS / 2
+
+    @property
+    def token(self) -> bytes:
+        """What the lock's key holds while it is this holder's."""
+        return self._lock.local.token
 
 
 class RedisStore:
@@ -561,6 +578,7 @@ class RedisStore:
             self._redis.ping()
             self._lock_lost = redis.exceptions.LockError
             self._hashes: dict[str, list[str]] = {}  # code -> its token hashes as last loaded here
+            self._held: dict[str, _RedisLock] = {}  # code -> this process's holder of the room's lock
         except (ValueError, redis.RedisError) as error:
             raise RuntimeError(f"cannot use Redis at {_without_password(url)}: {error}") from None
 
@@ -573,7 +591,7 @@ class RedisStore:
         lock = self._redis.lock(
             self._key("lock", code), timeout=LOCK_SECONDS, blocking_timeout=LOCK_WAIT, sleep=LOCK_POLL
         )
-        return _RedisLock(lock, self._lock_lost)
+        return _RedisLock(lock, self._lock_lost, self._held, code)
 
     def claim(self, name: str, seconds: float) -> bool:
         """Take `name` for `seconds`: True for one process only (a new code, the sweep's turn)."""
@@ -605,8 +623,9 @@ class RedisStore:
         text = json.dumps(data)
         hashes = _token_hashes(data)
         now = time.time()
-        room_tokens, log = self._key("room", code, "tokens"), self._key("log", code)
-        if settle is None and self._hashes.get(code) == hashes:
+        room_tokens, log, lock = self._key("room", code, "tokens"), self._key("log", code), self._key("lock", code)
+        holder = self._held.get(code)
+        if settle is None and self._hashes.get(code) == hashes and (holder is None or holder.surely_held()):
             # Most changes: the seats as this process loaded them under the room's lock, no game settled.
             with self._redis.pipeline(transaction=True) as pipe:
                 self._queue_save(
@@ -616,6 +635,10 @@ class RedisStore:
             return
 
         def change(pipe):
+            # A holder stalled past its lock's time (a frozen process): another may have changed the room since,
+            # so the change is refused whole rather than written over theirs (WATCH: nor can it expire now).
+            if holder is not None and pipe.get(lock) != holder.token:
+                raise IllegalMove("room_busy")
             old = {h.decode() for h in pipe.smembers(room_tokens)}
             settled = self._settled(pipe, log, settle) if settle is not None else {}
             entries = self._entries(code, data, rolls, now, pipe)
@@ -624,7 +647,7 @@ class RedisStore:
             pipe.multi()
             self._queue_save(pipe, code, text, data["touched"], old, hashes, entries, settled)
 
-        self._redis.transaction(change, room_tokens, log)
+        self._redis.transaction(change, room_tokens, log, lock)
         self._hashes[code] = hashes
 
     def _entries(self, code, data, rolls, now, client=None) -> list[dict]:

@@ -4,8 +4,11 @@
 
 Needs nothing but Python 3: it does not use maxchen's code. For each row with
 a server seed it checks that sha256(server seed) is the commit the table saw
-before the shake, and that the seeds give the dice in the row. Exit status 0
-when every such row holds, 1 when one does not.
+before the shake, that the seeds give the dice in the row, that loaded dice
+use one of the documented loadings, and that each game's rows name one room
+and one seat per player. A phone checks more as it plays: that each commit and
+where its cup is rolled were shown before the shake. Exit status 0 when every
+cup holds, 1 when one does not or none could be checked.
 """
 
 import csv
@@ -14,6 +17,7 @@ import hmac
 import sys
 
 FAIR = (1, 1, 1, 1, 1, 1)
+LOADINGS = {(3, 3, 3, 3, 3, 5): "1/4", (2, 2, 2, 2, 2, 5): "1/3", (1, 1, 1, 1, 1, 5): "1/2"}  # a lesson's hunt
 
 
 def roll(server_seed, client_seed, room, game, round_, seat, count, weights=FAIR):
@@ -47,6 +51,8 @@ def check_row(row):
         return "the server seed does not give the commit"
     dice = [int(die) for die in row["dice"].split()]
     weights = tuple(int(w) for w in row["weights"].split()) if row.get("weights") else FAIR
+    if weights != FAIR and weights not in LOADINGS:
+        return f"the weights {row['weights']} are none of a hunt's loadings"
     seeds = (row["server_seed"], row["client_seed"], row["room"], row["game"], row["round"], row["seat"])
     rolled = roll(*seeds, len(dice), weights)
     if sorted(rolled) != sorted(dice):
@@ -66,9 +72,14 @@ def main(argv=None):
         return 2
     checked = skipped = 0
     wrong = []
+    places = {}  # (table, game) -> its room; (table, game, player) -> their seat, and back
     with file:
         for line, row in enumerate(csv.DictReader(file), 2):
             problem = check_row(row)
+            game = (row.get("table", ""), row["game"])
+            said = {game: row["room"], (*game, row["player"]): row["seat"], (*game, "#", row["seat"]): row["player"]}
+            if problem != "skip" and any(places.setdefault(key, value) != value for key, value in said.items()):
+                problem = "another room or seat than the game's other rows say"
             if problem == "skip":
                 skipped += 1
             elif problem:
@@ -80,7 +91,7 @@ def main(argv=None):
     held = f"all {checked} hold" if not wrong else f"{checked} hold, {len(wrong)} do not"
     print(f"{checked + len(wrong)} cups checked: {held}", end="")
     print(f"; {skipped} without a server seed (rolled before the seeds, or held by a hunt)" if skipped else "")
-    return 1 if wrong else 0
+    return 1 if wrong or not checked else 0
 
 
 if __name__ == "__main__":

@@ -23,18 +23,29 @@
   }
   const sorted = (dice) => [...dice].sort().join();
 
-  function opens(cup) {
+  const LOADED = { "1/4": "3 3 3 3 3 5", "1/3": "2 2 2 2 2 5", "1/2": "1 1 1 1 1 5" };
+
+  // Whether a revealed cup opens as the table showed it before (`seen`: its commit, where it is rolled and,
+  // once shaken, whose seed): the server cannot change a field of the message after the shake to pick dice.
+  function opens(cup, seen) {
     const shown = M.fair.faces(cup);
     if (cup.dataset.salt) return sha256(shown.join(",") + ":" + cup.dataset.salt) === cup.dataset.commitment;
-    if (sha256(cup.dataset.serverSeed) !== cup.dataset.commitment) return false;
+    if (cup.dataset.held) return !!document.body.dataset.lesson; // a hunt's: only at a class's table
+    const [client, ...where] = cup.dataset.message.split(":");
+    if (seen && ((seen.context && seen.context !== where.join(":")) || (seen.client && seen.client !== client))) return false;
     const mine = M.fair.sent.get(cup.dataset.commitment); // the seed this phone sent for this cup, if it shook it
-    if (mine && cup.dataset.by === "player" && cup.dataset.message.split(":")[0] !== mine) return false;
+    if (mine && client !== mine) return false;
+    const told = document.querySelector("#table .notice.loaded"); // weights only as the table was told
+    if (cup.dataset.weights !== (told ? LOADED[told.dataset.six] : undefined)) return false;
+    if (sha256(cup.dataset.serverSeed) !== cup.dataset.commitment) return false;
     return sorted(roll(cup, shown.length)) === sorted(shown);
   }
 
   function mark(reveal, j, cups) {
     const held = cups.some((c) => c.dataset.held);
-    const fits = (c, i) => [undefined, c.dataset.commitment].includes(j.seen[i]) && (!!c.dataset.held || opens(c));
+    // A round this page saw from its start must have shown every cup's commit before its reveal.
+    const unseen = (i) => j.seen[i] === undefined && +reveal.dataset.round < M.fair.first();
+    const fits = (c, i) => (unseen(i) || (j.seen[i] && j.seen[i].commitment === c.dataset.commitment)) && opens(c, j.seen[i]);
     j.bad = j.bad || cups.map((c, i) => !fits(c, i));
     const state = j.bad.includes(true) ? "bad" : held ? "held" : j.seen.includes(undefined) ? "unchecked" : "ok";
     cups.forEach((c, i) => c.classList.toggle("unsealed", j.bad[i]));

@@ -1,25 +1,30 @@
-// Fair dice (/fair): commits before the shakes, this phone's seeds, and each reveal checked (fair-check.js).
+// Fair dice (/fair): commits, this phone's seeds; fair-check.js checks each reveal.
 (() => {
   "use strict";
 
   const M = window.maxchen;
   if (!M.room) return;
 
-  const seals = new Map(); // "round/cup" -> the commit the table showed
+  const seals = new Map(); // "round/cup" -> what the table showed of it
   let sealRound = 0;
+  let first = Infinity; // the first round seen
   const KEPT = "maxchen-seeds-" + M.room.code;
-  const sent = new Map(JSON.parse(sessionStorage.getItem(KEPT) || "[]")); // commit -> seed
+  const sent = new Map(JSON.parse(sessionStorage.getItem(KEPT) || "[]")); // commit -> my seed
 
   function note(meta) {
     const round = meta ? +meta.dataset.round || 0 : 0;
-    if (round < sealRound) seals.clear(); // a new game
+    if (round < sealRound) {
+      seals.clear();
+      first = Infinity;
+    }
     sealRound = round;
     for (const el of document.querySelectorAll("#table .seal [data-commitment]")) {
-      seals.set(el.closest("[data-round]").dataset.round + "/" + el.dataset.cup, el.dataset.commitment);
+      const at = +el.closest("[data-round]").dataset.round;
+      first = Math.min(first, at);
+      seals.set(at + "/" + el.dataset.cup, { ...el.dataset });
     }
   }
 
-  // This phone's seed for its shake, kept against the cup's commit.
   function seed() {
     const mine = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
     const me = M.room.view && M.room.view.you;
@@ -37,7 +42,7 @@
       return f.length === 1 ? +f[0].slice(5) : 0;
     });
 
-  // js-sha256 (no crypto.subtle on plain http) and the checker come with the first reveal on screen.
+  // js-sha256 (no crypto.subtle on http) and the checker come with the first reveal.
   let loading = null;
   function withChecker(then) {
     if (M.fair.markAll) return then();
@@ -45,7 +50,7 @@
       loading = [document.body.dataset.sha256, document.body.dataset.check].map((src) => {
         const script = document.createElement("script");
         script.src = src;
-        script.async = false; // in order
+        script.async = false;
         document.head.appendChild(script);
         return script;
       });
@@ -53,7 +58,6 @@
     loading[1].addEventListener("load", then, { once: true });
   }
 
-  // Judged once, against commits seen before it showed.
   const judged = new Map();
   const opened = (r) => [...r.querySelectorAll("[data-salt], [data-server-seed], [data-held]")];
   const keyOf = (r) => r.dataset.round + opened(r).map((c) => [c.dataset.cup, c.dataset.salt, c.dataset.serverSeed, c.dataset.commitment, faces(c)]).join();
@@ -67,6 +71,6 @@
     if (reveals.length) withChecker(() => M.fair.markAll());
   }
 
-  // check() before note(): a push's own commits are not "seen before".
-  M.fair = { check, note, seed, faces, sent, judged, keyOf, opened };
+  // check() before note(): a push's own commits are not "seen before"
+  M.fair = { check, note, seed, faces, sent, judged, keyOf, opened, first: () => first };
 })();

@@ -1497,6 +1497,22 @@ def other_client_seed(html):
     return re.sub(r'<p class="reveal-dice rolled" data-cup="".*?</p>', lambda m: _refit(m[0], change), html, flags=re.S)
 
 
+def other_game_number(html):
+    """The reveal's cup with its seeds kept and another game number in its message, one that gives the same
+    dice (as a server would pick the number that gives the dice it wants): the commit and dice fit."""
+
+    def change(faces, cup):
+        seed, message = _attribute("data-server-seed", cup), _attribute("data-message", cup)
+        client, room, game, round_, seat = message.split(":")
+        for other in range(int(game) + 1, int(game) + 100_000):
+            record = {"client_seed": client, "room": room, "game": other, "round": round_, "seat": seat}
+            if sorted(fair.faces({**record, "server_seed": seed}, len(faces))) == sorted(faces):
+                return faces, seed, f"{client}:{room}:{other}:{round_}:{seat}"
+        raise AssertionError("no game number found")
+
+    return re.sub(r'<p class="reveal-dice rolled" data-cup="".*?</p>', lambda m: _refit(m[0], change), html, flags=re.S)
+
+
 def forged_with_its_seal(html):
     """Other dice under a fresh seed, and its commit put on the table in the same push (as if seen before)."""
     forged = other_die_with_its_own_seed(html)
@@ -1574,8 +1590,10 @@ def test_the_shaking_phone_sends_its_own_seed_and_holds_the_reveal_to_it(browser
     ann = create_room(server.url, "Ann")
     code = ann["code"]
     ben, cem, dora = Phone(browser, server.url), Phone(browser, server.url, "ru-RU"), Phone(browser, server.url)
+    eve = Phone(browser, server.url, "de-DE")
     route_parts(ben, other_client_seed)
-    seat_by_page(server, code, (ben, "Ben"), (cem, "Cem"), (dora, "Dora"))
+    route_parts(eve, other_game_number)  # the seeds kept, another game in the message: caught by every page
+    seat_by_page(server, code, (ben, "Ben"), (cem, "Cem"), (dora, "Dora"), (eve, "Eve"))
     assert _api_act(server.url, code, ann["token"], action="start").status_code == 200
     assert _api_act(server.url, code, ann["token"], action="shake").status_code == 200
     assert _api_act(server.url, code, ann["token"], action="announce", value=31).status_code == 200
@@ -1594,7 +1612,8 @@ def test_the_shaking_phone_sends_its_own_seed_and_holds_the_reveal_to_it(browser
     dora.page.wait_for_selector("#reveal-overlay .fair-mark[data-state=ok]", state="attached")
     cem.page.wait_for_selector("#reveal-overlay .fair-mark[data-state=ok]", state="attached")
     ben.page.wait_for_selector("#reveal-overlay .fair-mark[data-state=bad]", state="attached")
-    for phone in (ben, cem, dora):
+    eve.page.wait_for_selector(f"{last} .fair-mark[data-state=bad]", state="attached")
+    for phone in (ben, cem, dora, eve):
         assert phone.errors == []
         phone.context.close()
 

@@ -175,7 +175,8 @@ def test_a_shake_with_the_phones_seed_reads_the_dice_from_it_and_its_commit_was_
     game = MaexchenGame([A, B, C], dice=SystemDice())
     before = [game.view_for(p)["fair"] for p in (A, B, C, None)]
     commit = before[0]["commit"]
-    assert all(view == {"commit": commit} for view in before)
+    # The commit comes with where the cup is rolled: nothing in the message can change after the shake.
+    assert all(view == {"commit": commit, "room": "", "game": 0, "round": 1, "seat": 1} for view in before)
     seed = "ab" * 16
     game.apply(A, "shake", {"seed": seed})
     after = game.view_for(B)["fair"]
@@ -235,17 +236,63 @@ def test_a_tampered_reveal_fails(change):
     else:
         record["weights"] = [1, 1, 1, 1, 1, 5]
     me = Player("http://127.0.0.1:9", "token")
-    me.seals[reveal["round"], ""] = reveal["fair"]["commit"]  # seen before the shake
+    me.seals[reveal["round"], ""] = {"commit": reveal["fair"]["commit"]}  # seen before the shake
     me.seeds[reveal["fair"]["commit"]] = "cd" * 16
     tampered = {**reveal, "dice": dice, "fair": record}
     if change == "the commit and seed together":
         assert fair.verify_reveal(tampered) is True and me.fair(tampered) is False
-    elif change == "one die":
+    elif change in ("one die", "the weights"):  # weights on a table told of no loading: refused, whatever the dice
         assert fair.verify_reveal(tampered) is False
     else:
-        # Another seed or mapping may give the same two dice by chance (1 in 18): hold it to the commit too.
-        assert fair.verify_reveal(tampered) is False or sorted(fair.faces(record, 2)) == sorted(dice)
+        # Another seed may give the same two dice by chance (1 in 18): the client still holds it to its own seed.
+        assert fair.verify_reveal(tampered) is False or me.fair(tampered) is False
     assert fair.verify_reveal(reveal) is True
+
+
+@pytest.mark.parametrize(
+    ("weights", "loaded"),
+    [
+        ([1, 1, 1, 250, 1, 1], None),
+        ([1, 1, 1, 1, 1, 5], None),
+        ([3, 3, 3, 3, 3, 5], "1/2"),
+        ([0] * 6, None),
+        ([200] * 6, None),
+        (["a"] * 6, None),
+    ],
+)
+def test_a_reveal_may_carry_weights_only_as_its_tables_told_loading(weights, loaded):
+    """A server cannot pick dice by weights of its own: a fair table's record has none, a loaded one's are
+    its told loading's; weights that would loop or divide by zero are refused, never run."""
+    record = {**fair.cup(fair.pending("ROOM", 1, 1, 1), "ab" * 16), "weights": weights}
+    assert fair.check(record, [6, 6], loaded) is False
+    honest = {**record, "weights": list(fair.weights("1/2"))}
+    assert fair.check(honest, fair.faces(honest, 2), "1/2") is True
+
+
+def test_a_held_reveal_is_nothing_to_check_not_a_false_alarm():
+    game = MaexchenGame([A, B], dice=SystemDice())
+    game.apply(A, "shake")
+    game.apply(A, "announce", {"value": game.view_for(A)["choices"][0]})
+    game.apply(B, "check")
+    reveal = game.view_for(A)["reveal"]
+    assert fair.verify_reveal({**reveal, "fair": fair.held(reveal["fair"])}) is None
+
+
+@pytest.mark.parametrize(("field", "value"), [("room", "XRPEF3"), ("game", 26), ("round", 9), ("seat", 5)])
+def test_the_python_client_holds_a_reveal_to_where_its_commit_said_the_cup_is_rolled(field, value):
+    """A server that keeps a cup's seeds but changes the message's other fields (to pick the dice) is caught:
+    they came with the commit, before the shake."""
+    game = MaexchenGame([A, B], dice=SystemDice())
+    me = Player("http://127.0.0.1:9", "token")
+    me._on_view({**game.view_for(B), "you": B, "version": 1})
+    game.apply(A, "shake")
+    game.apply(A, "announce", {"value": game.view_for(A)["choices"][0]})
+    game.apply(B, "check")
+    me._on_view({**game.view_for(B), "you": B, "version": 2})
+    assert me.fair() is True
+    moved = {**me.view["reveal"], "fair": {**me.view["reveal"]["fair"], field: value}}
+    moved["dice"] = sorted(fair.faces(moved["fair"], 2), reverse=True)
+    assert fair.verify_reveal(moved) is True and me.fair(moved) is False
 
 
 def test_the_python_client_holds_a_reveal_to_its_commit_and_its_own_seed():
@@ -363,6 +410,22 @@ def test_every_die_of_whole_games_comes_from_the_published_seeds_alone(rules):
     done = _check_fair(str(path))
     assert done.returncode == 1 and "line 2" in done.stdout
     assert f"{len(rows)} cups checked: {len(rows) - 1} hold, 1 do not" in done.stdout
+    # A row moved to another room (its dice rolled again for it, as a server picking dice would): its seeds
+    # give its dice, but the game's other rows name another room. And a file without any server seed: nothing
+    # was checked, which is no pass.
+    moved = dict(rows[0], room=rows[0]["room"] + "X")
+    moved["dice"] = " ".join(map(str, CHECK.roll(*(moved[k] for k in CHECK_KEYS), len(moved["dice"].split()))))
+    for changed, said in (
+        ([moved, *rows[1:]], "another room or seat"),
+        ([dict(r, server_seed="") for r in rows], "0 cups"),
+    ):
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=header)
+        writer.writeheader()
+        writer.writerows(changed)
+        path.write_text(out.getvalue())
+        done = _check_fair(str(path))
+        assert done.returncode == 1 and said in done.stdout, done.stdout
     for args, status in ((["--help"], 0), ([], 2), ([str(path) + ".missing"], 2)):
         done = _check_fair(*args)
         assert done.returncode == status and "Traceback" not in done.stderr, done.stderr
@@ -467,8 +530,10 @@ def test_a_hunt_holds_back_every_tables_server_seeds_until_the_teacher_reveals_t
     other.hunt(False)
     for room in (loaded, other):
         room.mark_private()
-        reveal = room.view_for(room.host, {})["reveal"]
-        assert "held" not in reveal["fair"] and fair.verify_reveal(reveal) is True
+        view = room.view_for(room.host, {})
+        reveal = view["reveal"]
+        assert "held" not in reveal["fair"] and fair.verify_reveal(reveal, view["loaded"]) is True
+    assert fair.verify_reveal(loaded.view_for(loaded.host, {})["reveal"]) is False  # weights need the told loading
     assert loaded.view_for(loaded.host, {})["reveal"]["fair"]["weights"] == [3, 3, 3, 3, 3, 5]
 
 

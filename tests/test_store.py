@@ -3,12 +3,14 @@
 import json
 import os
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
 
 from maxchen import store as stores
 from maxchen.dice import FixedDice
+from maxchen.errors import IllegalMove
 from maxchen.rooms import Rooms, hash_token
 from maxchen.store import MemoryStore, RedisStore, SqliteStore
 
@@ -305,6 +307,27 @@ def test_a_bad_redis_url_or_a_redis_that_does_not_answer_is_one_clear_error():
     with pytest.raises(RuntimeError, match=r"cannot use Redis at redis://:\*\*\*@127.0.0.1:1/0") as caught:
         RedisStore("redis://:hunter2@127.0.0.1:1/0")
     assert "hunter2" not in str(caught.value)
+
+
+def test_a_process_that_stalled_past_its_lock_cannot_write_over_the_change_made_meanwhile(redis_url, monkeypatch):
+    """Process A holds a room's lock and freezes (SIGSTOP, a paused VM) until the lock expires; process B
+    changes the room (a shake: its cup under the commit); A wakes and saves. A's save is refused whole:
+    one commit is never rolled twice (an attack round saw both answered and A's written last)."""
+    monkeypatch.setattr(stores, "LOCK_SECONDS", 0.3)
+    first, second = RedisStore(redis_url), RedisStore(redis_url)
+    first.save("ABCDE", room_data())
+    with first.lock("ABCDE"):
+        stalled = first.load("ABCDE")
+        time.sleep(0.45)  # past the lock's time: it expired in Redis
+        with second.lock("ABCDE"):
+            second.save("ABCDE", {**room_data(), "touched": 22.0})
+        with pytest.raises(IllegalMove) as refused:
+            first.save("ABCDE", {**stalled, "touched": 11.0})
+    assert refused.value.reason == "room_busy"
+    assert first.load("ABCDE")["touched"] == 22.0
+    with first.lock("ABCDE"):  # a holder in its time saves as ever
+        first.save("ABCDE", {**room_data(), "touched": 33.0})
+    assert second.load("ABCDE")["touched"] == 33.0
 
 
 def test_more_redis_callers_at_once_than_connections_wait_for_one_instead_of_failing(redis_url):

@@ -61,7 +61,7 @@ class BiddingGame(Game):
         self.cups = dict.fromkeys(self.active())
         self.seals = {}  # player -> the salt and commitment of a cup rolled before the seeds (maxchen/fair.py)
         self.records = {}  # player -> what their cup's dice were read from (fair.cup)
-        self.pending = {player: fair.pending() for player in self.cups}  # every cup's commit before the shakes
+        self.pending = {player: self._pending(player) for player in self.cups}  # every cup's commit before the shakes
         self.bid = None
         self.bids = []  # the round's bids, oldest first: what the table heard
         self.turn = None  # bidding starts once every cup is shaken
@@ -128,8 +128,7 @@ class BiddingGame(Game):
 
     def _shake(self, player, seed=None) -> None:
         # A round saved before the seeds has no commits yet: the cup gets one now.
-        seat = self.players.index(player) + 1
-        record = fair.cup(self.pending.pop(player, None) or fair.pending(), seed, self.round, seat)
+        record = fair.cup(self.pending.pop(player, None) or self._pending(player), seed)
         self.cups[player] = sorted(self.dice.cast(self.cup_size(player), record), reverse=True)
         self.records[player] = record
         if all(cup is not None for cup in self.cups.values()):
@@ -245,8 +244,7 @@ class BiddingGame(Game):
         """After the void round's new one opened."""
 
     def _fair_view(self) -> dict:
-        shaken = {p: fair.public(record) for p, record in self.records.items()}
-        return {**{p: {"commit": pending["commit"]} for p, pending in self.pending.items()}, **shaken}
+        return {p: fair.public(cup) for p, cup in {**self.pending, **self.records}.items()}
 
     def _round_view(self, player) -> dict:
         """What every liar's-dice view holds of the round: the turn, the choices, one's own cup, the seals."""

@@ -8,6 +8,7 @@ dice source is injected: anything with `roll(count) -> list[int]`.
 import copy
 from dataclasses import dataclass
 
+from .. import fair
 from ..errors import IllegalMove
 
 
@@ -137,6 +138,12 @@ class Game:
             if candidate in active:
                 return candidate
         raise LookupError("nobody is left")
+
+    def _pending(self, player: str) -> dict:
+        """The commit of `player`'s next cup in this round, where it is rolled with it (maxchen/fair.py):
+        the room and game from the dice of a table's game (dice.Placed), the seat from 1."""
+        place = (getattr(self.dice, "room", ""), getattr(self.dice, "game", 0))
+        return fair.pending(*place, self.round, self.players.index(player) + 1)
 
     def cup_size(self, player: str | None) -> int:
         """How many dice `player` shakes (the cup the phone draws)."""

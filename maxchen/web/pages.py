@@ -42,7 +42,7 @@ GONE = {
 }
 
 bp.app_template_global("isolate")(messages.isolate)
-bp.app_template_global("commits")(fair.commits)
+bp.app_template_global("cups")(fair.cups)
 
 
 @bp.app_context_processor

@@ -101,7 +101,7 @@ class MaexchenGame(Game):
         self.cup_owner = None
         self.seal = None  # a cup rolled before the seeds: its salt and commitment (maxchen/fair.py)
         self.record = None  # the cup on the table: what its dice were read from (fair.cup)
-        self.pending = fair.pending()  # the next cup's server seed, its commit shown before the shake
+        self.pending = self._pending(opener)  # the next cup's server seed, its commit shown before the shake
 
     def waiting_for(self):
         return [] if self.over else [self.turn]
@@ -176,12 +176,12 @@ class MaexchenGame(Game):
         self.cup = None
         self.cup_owner = None
         self.seal = self.record = None  # its seeds are told when the game is over (the roll log)
-        self.pending = fair.pending()
+        self.pending = self._pending(player)
         self.step = "shake"
 
     def _shake(self, player, seed=None):
         # A round saved before the seeds has no commit yet: it gets one now.
-        self.record = fair.cup(self.pending or fair.pending(), seed, self.round, self.players.index(player) + 1)
+        self.record = fair.cup(self.pending or self._pending(player), seed)
         self.cup = sorted(self.dice.cast(self.DICE, self.record), reverse=True)
         self.cup_owner = player
         self.pending = self.seal = None
@@ -306,7 +306,7 @@ class MaexchenGame(Game):
             "dice": list(self.cup) if mine else None,
             # The commit of the cup about to be rolled, then of the cup on the table, with the roller's
             # seed; its server seed stays here. A cup rolled before the seeds shows its seal instead.
-            "fair": fair.public(self.record) or ({"commit": self.pending["commit"]} if self.pending else None),
+            "fair": fair.public(self.record or self.pending),
             "commitment": self.seal["commitment"] if self.seal else None,
             # A reveal saved before the seals had no salt, and before the seeds no record.
             "reveal": {"salt": None, "commitment": None, "fair": None, **self.reveal} if self.reveal else None,
