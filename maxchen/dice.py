@@ -30,12 +30,26 @@ class SeededDice:
 class SystemDice(SeededDice):
     """Production dice: `secrets.SystemRandom` (docs/rules.md §5)."""
 
+    reads_seeds = True  # a cup's dice come from its seeds
+
     def __init__(self):
         super().__init__(secrets.SystemRandom())
 
     def cast(self, count: int, cup: dict) -> list[int]:
         """A cup's dice, read from its seeds (fair.faces): nobody chose them."""
         return fair.faces(cup, count)
+
+
+class ReplayDice(SystemDice):
+    """Dice read from their seeds as in production, the seeds drawn from a seed: the same games on every
+    run, every reveal verifiable (tests that show boards and reveals)."""
+
+    def __init__(self, seed):
+        SeededDice.__init__(self, seed)
+
+    def draw(self) -> str:
+        """A server seed (or, cut short, a client seed) from this dice's generator."""
+        return f"{self._random.getrandbits(256):064x}"
 
 
 class LoadedDice:
@@ -45,7 +59,9 @@ class LoadedDice:
     def __init__(self, six: Fraction, base=None):
         self.six = Fraction(six)
         self._random = getattr(base, "_random", None) or secrets.SystemRandom()
-        self._fair = base is None or isinstance(base, SystemDice)
+        self._fair = base is None or getattr(base, "reads_seeds", False)
+        if hasattr(base, "draw"):
+            self.draw = base.draw
 
     def roll(self, count: int) -> list[int]:
         """Roll `count` loaded dice."""
@@ -62,6 +78,8 @@ class Placed:
 
     def __init__(self, dice, room: str, game: int):
         self.dice, self.room, self.game = dice, room, game
+        if hasattr(dice, "draw"):
+            self.draw = dice.draw
 
     def roll(self, count: int) -> list[int]:
         """Roll `count` dice of the underlying source."""

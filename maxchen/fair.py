@@ -124,11 +124,12 @@ def commit_of(server_seed: str) -> str:
 CONTEXT = ("room", "game", "round", "seat")  # where a cup is rolled: the message's fields after the client seed
 
 
-def pending(room: str = "", game: int = 0, round: int = 0, seat: int = 0) -> dict:  # noqa: A002 - the docs' word
+def pending(room: str = "", game: int = 0, round: int = 0, seat: int = 0, draw=new_seed) -> dict:  # noqa: A002
     """A cup about to be rolled: its secret server seed, the commit shown for it and where it is rolled
     (shown with the commit, so that nobody can change the message's fields after the shake). `seat`: the
-    roller's place in the game's seating, from 1 (no player id: the CSV names nobody)."""
-    seed = new_seed()
+    roller's place in the game's seating, from 1 (no player id: the CSV names nobody). `draw`: where seeds
+    come from (a replayed test's dice draw their own)."""
+    seed = draw()
     return {"seed": seed, "commit": commit_of(seed), "room": room, "game": game, "round": round, "seat": seat}
 
 
@@ -152,13 +153,13 @@ def weights(six) -> tuple[int, ...]:
     return tuple(unit // common for unit in units)
 
 
-def cup(before: dict, seed: str | None) -> dict:
+def cup(before: dict, seed: str | None, draw=new_seed) -> dict:
     """A cup's record from its pending cup and the roller's seed (drawn here when none came): everything its
     dice are read from; `server_seed` is the secret until the reveal."""
     return {
         "commit": before["commit"],
         "server_seed": before["seed"],
-        "client_seed": seed or new_seed()[:32],
+        "client_seed": seed or draw()[:32],
         "by": "player" if seed else "server",
         **{field: before[field] for field in CONTEXT},
     }

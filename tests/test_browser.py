@@ -1799,6 +1799,7 @@ def test_the_room_board_fills_a_projector_one_view_at_a_time(browser, boards, ru
         requests.post(url, json={"action": "dudo"}, headers={"Authorization": f"Bearer {answerer}"}, timeout=10)
         page.wait_for_selector("#reveal-overlay:not([hidden]) .verdict")
         page.wait_for_function(look.AT_REST)
+        page.wait_for_selector("#reveal-overlay .fair-mark[data-state=ok]")  # all ten cups rolled again and held
         card = page.locator("#reveal-overlay .reveal").bounding_box()
         assert card["y"] >= 0 and card["y"] + card["height"] <= size[1], card
         assert page.locator("#reveal-overlay .cups li").count() == 10
@@ -1961,15 +1962,16 @@ def _prepared(setup, env=None):
     import shutil
     import tempfile
 
+    from maxchen.dice import ReplayDice
     from maxchen.rooms import Rooms
     from maxchen.store import SqliteStore
 
-    from .conftest import SeededDice, Server
+    from .conftest import Server
 
     folder = tempfile.mkdtemp(prefix="maxchen-")
-    # Seeded dice: the games (and so how many rolls a board has, past the 180 a χ² reading needs) are the same
-    # on every run; with the system's dice six games fell short of them now and then.
-    made = setup(Rooms(store=SqliteStore(Path(folder) / "maxchen.db"), dice=SeededDice(2026)))
+    # Replayed dice: the games (and so how many rolls a board has, past the 180 a χ² reading needs) are the same
+    # on every run (with the system's dice six games fell short of them now and then), read from their seeds.
+    made = setup(Rooms(store=SqliteStore(Path(folder) / "maxchen.db"), dice=ReplayDice(2026)))
     started = Server(instance=folder, env=env).wait_ready()
     try:
         yield started, made

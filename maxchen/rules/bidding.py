@@ -128,7 +128,7 @@ class BiddingGame(Game):
 
     def _shake(self, player, seed=None) -> None:
         # A round saved before the seeds has no commits yet: the cup gets one now.
-        record = fair.cup(self.pending.pop(player, None) or self._pending(player), seed)
+        record = self._cup(player, self.pending.pop(player, None), seed)
         self.cups[player] = sorted(self.dice.cast(self.cup_size(player), record), reverse=True)
         self.records[player] = record
         if all(cup is not None for cup in self.cups.values()):

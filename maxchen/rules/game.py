@@ -143,7 +143,15 @@ class Game:
         """The commit of `player`'s next cup in this round, where it is rolled with it (maxchen/fair.py):
         the room and game from the dice of a table's game (dice.Placed), the seat from 1."""
         place = (getattr(self.dice, "room", ""), getattr(self.dice, "game", 0))
-        return fair.pending(*place, self.round, self.players.index(player) + 1)
+        return fair.pending(*place, self.round, self.players.index(player) + 1, draw=self._draw())
+
+    def _cup(self, player: str, before: dict | None, seed: str | None) -> dict:
+        """`player`'s cup's record, from its pending cup (one saved before the seeds: a new one now)."""
+        return fair.cup(before or self._pending(player), seed, draw=self._draw())
+
+    def _draw(self):
+        """Where seeds come from: the system's generator, or a replayed test's dice (dice.ReplayDice)."""
+        return getattr(self.dice, "draw", fair.new_seed)
 
     def cup_size(self, player: str | None) -> int:
         """How many dice `player` shakes (the cup the phone draws)."""

@@ -181,7 +181,7 @@ class MaexchenGame(Game):
 
     def _shake(self, player, seed=None):
         # A round saved before the seeds has no commit yet: it gets one now.
-        self.record = fair.cup(self.pending or self._pending(player), seed)
+        self.record = self._cup(player, self.pending, seed)
         self.cup = sorted(self.dice.cast(self.DICE, self.record), reverse=True)
         self.cup_owner = player
         self.pending = self.seal = None
