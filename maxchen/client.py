@@ -94,6 +94,12 @@ class Player:
         if any(seen > round_ for seen, _ in self.seals):
             self.seals.clear()  # a new game counts its rounds from 1 again
         for cup, record in cups(view).items():
+            old = self.seals.get((round_, cup))
+            if "client_seed" in record and old and "client_seed" not in old and old["commit"] != record["commit"]:
+                old["swapped"] = True  # a shake keeps its cup's commit
+                continue
+            if "client_seed" in record and (not old or (old.get("late") and old["commit"] == record["commit"])):
+                record = {**record, "late": True}  # first seen shaken: its commit before the shake unseen
             self.seals[round_, cup] = record  # Mäxchen: a believed cup's successor in the same round replaces it
 
     def fair(self, reveal=None) -> bool | None:
@@ -111,14 +117,17 @@ class Player:
             return checked
         opened = cups(reveal)
         seen = [self.seals.get((reveal["round"], cup)) for cup in opened]
-        if any(was is not None and not agrees(record, was) for was, record in zip(seen, opened.values(), strict=True)):
+        agreed = [
+            None if was is None else agrees(record, was) for was, record in zip(seen, opened.values(), strict=True)
+        ]
+        if False in agreed:
             return False
         records = reveal.get("fair") or {}
         for record in [records] if "commit" in records else records.values():
             sent = self.seeds.get((record or {}).get("commit"))
             if sent is not None and record.get("client_seed") != sent:  # our own cup, without our seed
                 return False
-        return None if None in seen else True
+        return None if None in agreed else True
 
     def _on_removed(self, _data):
         with self._changed:

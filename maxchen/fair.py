@@ -237,10 +237,19 @@ def commits(view: dict) -> dict:
     return {cup: record["commit"] for cup, record in cups(view).items()}
 
 
-def agrees(record: dict, seen: dict) -> bool:
+def agrees(record: dict, seen: dict) -> bool | None:
     """Whether a revealed cup's record is the one a view showed before: its commit, where it is rolled, and
-    the roller's seed once it was shown (a server cannot change the message after the shake)."""
-    return all(record.get(field) == seen[field] for field in ("commit", *CONTEXT, "client_seed") if field in seen)
+    the roller's seed once it was shown (a server cannot change the message after the shake). None: that
+    view's cup may have been another (a believe missed) or was first seen shaken: nothing to vouch for."""
+    if "server_seed" not in record:  # an old seal: its server might have chosen the dice; never one seen with seeds
+        return None if "room" not in seen and record.get("commit") == seen.get("commit") else False
+    if seen.get("swapped") or any(record.get(field) != seen.get(field) for field in CONTEXT):
+        return False
+    if "client_seed" in seen and record.get("client_seed") != seen["client_seed"]:
+        return False
+    if record.get("commit") != seen.get("commit"):
+        return False if "client_seed" in seen else None
+    return None if seen.get("late") else True
 
 
 def held(records):
@@ -257,8 +266,8 @@ def check(record, dice, loaded: str | None = None) -> bool:
     """Whether a revealed cup's record opens its commit and gives exactly `dice` (in any order); weights
     only as the table's told loading `loaded` ("1/4", …) has them, none on fair dice."""
     try:
-        weights_of = record.get("weights")
-        if (tuple(weights_of) if weights_of else None) != (weights(loaded) if loaded else None):
+        weights_of = record.get("weights")  # none (fair dice) always; else the told loading's
+        if weights_of and tuple(weights_of) != (weights(loaded) if loaded else None):
             return False
         seed = record["server_seed"]
         if not isinstance(seed, str) or not re.fullmatch(r"[0-9a-f]{64}", seed):

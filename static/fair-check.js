@@ -27,28 +27,41 @@
 
   // Whether a revealed cup opens as the table showed it before (`seen`: its commit, where it is rolled and,
   // once shaken, whose seed): the server cannot change a field of the message after the shake to pick dice.
+  const faces = (cup) =>
+    [...cup.querySelectorAll(".die")].map((d) => {
+      const f = d.className.match(/\bface-\d\b/g) || [];
+      return f.length === 1 ? +f[0].slice(5) : 0; // a die drawn with two faces counts as none
+    });
+
   function opens(cup, seen) {
-    const shown = M.fair.faces(cup);
-    if (cup.dataset.salt) return sha256(shown.join(",") + ":" + cup.dataset.salt) === cup.dataset.commitment;
+    const shown = faces(cup);
+    // An old seal opens by its salt, never a cup this page saw committed with seeds.
+    if (cup.dataset.salt) return !(seen && seen.context) && sha256(shown.join(",") + ":" + cup.dataset.salt) === cup.dataset.commitment;
     if (cup.dataset.held) return !!document.body.dataset.lesson; // a hunt's: only at a class's table
     const [client, ...where] = cup.dataset.message.split(":");
-    if (seen && ((seen.context && seen.context !== where.join(":")) || (seen.client && seen.client !== client))) return false;
+    if (seen && (seen.context !== where.join(":") || (seen.client && seen.client !== client))) return false;
     const mine = M.fair.sent.get(cup.dataset.commitment); // the seed this phone sent for this cup, if it shook it
     if (mine && client !== mine) return false;
     const told = document.querySelector("#table .notice.loaded"); // weights only as the table was told
-    if (cup.dataset.weights !== (told ? LOADED[told.dataset.six] : undefined)) return false;
+    if (cup.dataset.weights && cup.dataset.weights !== (told && LOADED[told.dataset.six])) return false;
     if (sha256(cup.dataset.serverSeed) !== cup.dataset.commitment) return false;
     return sorted(roll(cup, shown.length)) === sorted(shown);
   }
 
   function mark(reveal, j, cups) {
     const held = cups.some((c) => c.dataset.held);
-    // A round this page saw from its start must have shown every cup's commit before its reveal.
-    const unseen = (i) => j.seen[i] === undefined && +reveal.dataset.round < M.fair.first();
-    const fits = (c, i) => (unseen(i) || (j.seen[i] && j.seen[i].commitment === c.dataset.commitment)) && opens(c, j.seen[i]);
-    j.bad = j.bad || cups.map((c, i) => !fits(c, i));
-    const state = j.bad.includes(true) ? "bad" : held ? "held" : j.seen.includes(undefined) ? "unchecked" : "ok";
-    cups.forEach((c, i) => c.classList.toggle("unsealed", j.bad[i]));
+    // Against what this page saw: a commit swapped at the shake is a warning; a cup it never saw committed
+    // before its shake (opened later, or asleep through a believe) cannot be vouched for.
+    const verdict = (c, i) => {
+      const s = j.seen[i];
+      if ((s && s.swapped) || !opens(c, s)) return "bad";
+      if (!s) return "unchecked";
+      if (s.commitment !== c.dataset.commitment) return s.client ? "bad" : "unchecked";
+      return s.late || c.dataset.salt ? "unchecked" : "ok"; // an old seal's dice its server might have chosen
+    };
+    j.states = j.states || cups.map(verdict);
+    const state = j.states.includes("bad") ? "bad" : held ? "held" : j.states.includes("unchecked") ? "unchecked" : "ok";
+    cups.forEach((c, i) => c.classList.toggle("unsealed", j.states[i] === "bad"));
     const pill = reveal.querySelector(".fair-mark");
     if (pill) pill.dataset.state = state;
     if (state === "bad" && warned !== reveal.dataset.round) {

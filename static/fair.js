@@ -7,21 +7,18 @@
 
   const seals = new Map(); // "round/cup" -> what the table showed of it
   let sealRound = 0;
-  let first = Infinity; // the first round seen
   const KEPT = "maxchen-seeds-" + M.room.code;
-  const sent = new Map(JSON.parse(sessionStorage.getItem(KEPT) || "[]")); // commit -> my seed
+  const sent = new Map(JSON.parse(sessionStorage.getItem(KEPT) || "[]"));
 
   function note(meta) {
     const round = meta ? +meta.dataset.round || 0 : 0;
-    if (round < sealRound) {
-      seals.clear();
-      first = Infinity;
-    }
+    if (round < sealRound) seals.clear();
     sealRound = round;
     for (const el of document.querySelectorAll("#table .seal [data-commitment]")) {
-      const at = +el.closest("[data-round]").dataset.round;
-      first = Math.min(first, at);
-      seals.set(at + "/" + el.dataset.cup, { ...el.dataset });
+      const key = el.closest("[data-round]").dataset.round + "/" + el.dataset.cup, d = { ...el.dataset }, old = seals.get(key);
+      if (d.client && old && !old.client && old.commitment !== d.commitment) old.swapped = 1;
+      else seals.set(key, d);
+      if (d.client && (!old || (old.late && old.commitment === d.commitment))) d.late = 1;
     }
   }
 
@@ -36,11 +33,6 @@
     return mine;
   }
 
-  const faces = (cup) =>
-    [...cup.querySelectorAll(".die")].map((d) => {
-      const f = d.className.match(/\bface-\d\b/g) || [];
-      return f.length === 1 ? +f[0].slice(5) : 0;
-    });
 
   // js-sha256 (no crypto.subtle on http) and the checker come with the first reveal.
   let loading = null;
@@ -60,7 +52,7 @@
 
   const judged = new Map();
   const opened = (r) => [...r.querySelectorAll("[data-salt], [data-server-seed], [data-held]")];
-  const keyOf = (r) => r.dataset.round + opened(r).map((c) => [c.dataset.cup, c.dataset.salt, c.dataset.serverSeed, c.dataset.commitment, faces(c)]).join();
+  const keyOf = (r) => r.dataset.round + opened(r).map((c) => JSON.stringify(c.dataset) + c.innerHTML).join();
 
   function check() {
     const reveals = [...document.querySelectorAll(".reveal[data-round]")].filter((r) => opened(r).length);
@@ -72,5 +64,5 @@
   }
 
   // check() before note(): a push's own commits are not "seen before"
-  M.fair = { check, note, seed, faces, sent, judged, keyOf, opened, first: () => first };
+  M.fair = { check, note, seed, sent, judged, keyOf, opened };
 })();

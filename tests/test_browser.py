@@ -1627,7 +1627,9 @@ def requests_view(base, code, token) -> dict:
 
 
 def test_a_phone_checks_a_reveal_only_against_a_seal_it_saw_before(browser, server):
-    """Ben reloads after Ann's shake (the seal is in his view); Dora opens the room after the check."""
+    """Ben and Cem reload after Ann's shake: they saw her cup only shaken, so Ben's page cannot vouch for its
+    commit ("not checked"), while Cem's, shown another commit at the check, warns; Dora opens the room after
+    the check."""
     ann = create_room(server.url, "Ann")
     code = ann["code"]
     ben, cem = Phone(browser, server.url), Phone(browser, server.url, "de-DE")
@@ -1649,7 +1651,7 @@ def test_a_phone_checks_a_reveal_only_against_a_seal_it_saw_before(browser, serv
     assert _api_act(server.url, code, ann["token"], action="announce", value=21).status_code == 200
     ben.page.click("#controls button[data-action=check]")
     last = "#table .last-round"
-    ben.page.wait_for_selector(f"{last} .fair-mark[data-state=ok]", state="attached")
+    ben.page.wait_for_selector(f"{last} .fair-mark[data-state=unchecked]", state="attached")
     # Cem's page was shown other dice under a seal made for them: not the seal it saw at the roll.
     cem.page.wait_for_selector(f"{last} .fair-mark[data-state=bad]", state="attached")
     for board in (eve, fay):  # neither a seal in the reveal's own push nor a die of two faces passes
@@ -1799,7 +1801,8 @@ def test_the_room_board_fills_a_projector_one_view_at_a_time(browser, boards, ru
         requests.post(url, json={"action": "dudo"}, headers={"Authorization": f"Bearer {answerer}"}, timeout=10)
         page.wait_for_selector("#reveal-overlay:not([hidden]) .verdict")
         page.wait_for_function(look.AT_REST)
-        page.wait_for_selector("#reveal-overlay .fair-mark[data-state=ok]")  # all ten cups rolled again and held
+        # All ten cups rolled again and consistent; shaken before this board opened, so not vouched for.
+        page.wait_for_selector("#reveal-overlay .fair-mark[data-state=unchecked]", state="attached")
         card = page.locator("#reveal-overlay .reveal").bounding_box()
         assert card["y"] >= 0 and card["y"] + card["height"] <= size[1], card
         assert page.locator("#reveal-overlay .cups li").count() == 10

@@ -295,6 +295,34 @@ def test_the_python_client_holds_a_reveal_to_where_its_commit_said_the_cup_is_ro
     assert fair.verify_reveal(moved) is True and me.fair(moved) is False
 
 
+def test_the_python_client_catches_a_commit_swapped_at_the_shake_and_vouches_for_nothing_it_saw_late():
+    """A server that grinds a new server seed after seeing the roller's seed must push a new commit with the
+    shaken cup: a client that saw the commit before says False. One that first saw the cup shaken cannot
+    vouch (None); one that saw the commit without where the cup is rolled, or an old seal, neither passes."""
+    game = MaexchenGame([A, B], dice=SystemDice())
+    me = Player("http://127.0.0.1:9", "token")
+    me._on_view({**game.view_for(B), "you": B, "version": 1})
+    game.apply(A, "shake", {"seed": "ab" * 16})
+    shaken = game.view_for(B)
+    forged = {**shaken["fair"], "commit": fair.commit_of("7" * 64)}
+    me._on_view({**shaken, "fair": forged, "you": B, "version": 2})
+    game.apply(A, "announce", {"value": game.view_for(A)["choices"][0]})
+    game.apply(B, "check")
+    reveal = {**game.view_for(B)["reveal"]}
+    reveal["fair"] = {**reveal["fair"], "server_seed": "7" * 64, "commit": forged["commit"]}
+    reveal["dice"] = sorted(fair.faces(reveal["fair"], 2), reverse=True)
+    assert fair.verify_reveal(reveal) is True and me.fair(reveal) is False
+    late = Player("http://127.0.0.1:9", "token")
+    late._on_view({**shaken, "you": B, "version": 2})
+    assert late.fair(game.view_for(B)["reveal"]) is None
+    blind = Player("http://127.0.0.1:9", "token")
+    blind._on_view({**shaken, "fair": {"commit": shaken["fair"]["commit"]}, "you": B, "version": 2})
+    assert blind.fair(game.view_for(B)["reveal"]) is False
+    old = {**game.view_for(B)["reveal"], "fair": None, "salt": "0" * 32}
+    old["commitment"] = fair.commitment(old["dice"], "0" * 32)
+    assert fair.verify_reveal(old) is True and me.fair(old) is False
+
+
 def test_the_python_client_holds_a_reveal_to_its_commit_and_its_own_seed():
     game = MaexchenGame([A, B], dice=SystemDice())
     me = Player("http://127.0.0.1:9", "token")  # never connected: views are handed to it
