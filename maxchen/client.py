@@ -178,10 +178,10 @@ class Player:
         event budget, `rate_limited`): waited out as the answer says, and sent again."""
         if action == "shake":  # the dice are read from our seed too: nobody chose them
             body.setdefault("seed", secrets.token_hex(16))
-            you, cups = (self.view or {}).get("you"), (self.view or {}).get("fair") or {}
-            commit = cups.get("commit") or (cups.get(you) or {}).get("commit")
-            if commit:
-                self.seeds[commit] = body["seed"]
+            shown = cups(self.view or {})
+            mine = shown.get("") or shown.get((self.view or {}).get("you"))
+            if mine:
+                self.seeds[mine["commit"]] = body["seed"]
         for attempt in range(PATIENCE + 1):
             answer = self.sio.call("action", {"action": action, **body}, timeout=10)
             error = answer.get("error") or {}

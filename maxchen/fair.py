@@ -232,11 +232,6 @@ def cups(view: dict) -> dict:
     return shown
 
 
-def commits(view: dict) -> dict:
-    """Cup -> the commit a view shows for it (`cups`)."""
-    return {cup: record["commit"] for cup, record in cups(view).items()}
-
-
 def agrees(record: dict, seen: dict) -> bool | None:
     """Whether a revealed cup's record is the one a view showed before: its commit, where it is rolled, and
     the roller's seed once it was shown (a server cannot change the message after the shake). None: that

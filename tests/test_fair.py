@@ -28,6 +28,7 @@ from maxchen.rulesets.maexchen.game import MaexchenGame
 from maxchen.rulesets.poschen.game import PoschenGame
 
 from .conftest import ROOT
+from .test_live import some_move
 
 A, B, C = "ann", "ben", "cem"
 
@@ -370,27 +371,17 @@ def _check_fair(*args):
 
 
 def _play(rooms, code, seats, rng, sent):
-    """A whole game of random legal moves; every shake with a seed of its own (`sent`: commit -> seed)."""
+    """A whole game of random legal moves (test_live's); every shake with a seed of its own (`sent`: commit ->
+    seed)."""
     for _ in range(3000):
-        room = rooms.load(code)
-        if room.phase != "playing":
+        if rooms.load(code).phase != "playing":
             return
-        for seat in rng.sample(seats, len(seats)):
-            view = rooms.view(code, seat["player"])
-            allowed = [a for a in view["allowed"] if a != "start"]
-            if allowed:
-                break
-        action = rng.choice(allowed)
-        move = {"action": action}
-        if action == "shake":
+        player, move = some_move(rooms, code, seats, rng)
+        if move["action"] == "shake":
             move["seed"] = f"{rng.getrandbits(128):032x}"
-            mine = view["fair"] if "commit" in view["fair"] else view["fair"][seat["player"]]
-            sent[mine["commit"]] = move["seed"]
-        if action == "announce":
-            move["value"] = rng.choice(view["choices"])
-        if action == "bid":
-            move.update(rng.choice(view["choices"]))
-        rooms.act(code, seat["player"], move)
+            shown = fair.cups(rooms.view(code, player))
+            sent[(shown.get("") or shown[player])["commit"]] = move["seed"]
+        rooms.act(code, player, move)
     pytest.fail("the game did not end")
 
 
@@ -488,11 +479,11 @@ def test_the_commit_survives_a_restart_between_it_and_the_shake(game_class):
     the process; the cup is never rolled under another commit."""
     players = [A, B, C] if game_class is LuegenGame else [A, B]
     game = game_class(players, dice=SystemDice())
-    shown = fair.commits(game.view_for(B))
+    shown = {cup: record["commit"] for cup, record in fair.cups(game.view_for(B)).items()}
     again = game_class.from_dict(json.loads(json.dumps(game.to_dict())), SystemDice())
     again.apply(A, "shake", {"seed": "12" * 16})
     cup = "" if "" in shown else A
-    assert fair.commits(again.view_for(B))[cup] == shown[cup]
+    assert fair.cups(again.view_for(B))[cup]["commit"] == shown[cup]
     record = again.record if cup == "" else again.records[A]
     assert record["commit"] == shown[cup] and fair.commit_of(record["server_seed"]) == shown[cup]
 
