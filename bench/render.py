@@ -21,10 +21,10 @@ def main(argv=None):
     parser.add_argument("--checkout", type=Path, default=Path(__file__).resolve().parent.parent)
     args = parser.parse_args(argv)
     sys.path.insert(0, str(args.checkout))
-    from app import create_app
     from maxchen import live
     from maxchen.dice import SeededDice
     from maxchen.rooms import Rooms
+    from maxchen.server import create_app
 
     rooms = Rooms(dice=SeededDice(7))
     app = create_app({"TESTING": True, "ROOMS": rooms, "SECRET_KEY": "bench"})

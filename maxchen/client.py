@@ -61,6 +61,17 @@ def join_room(base_url, code, name) -> dict:
     return _post(f"{base_url}/api/rooms/{code}/players", {"name": name})
 
 
+def fetch(base_url, code, token, http=requests) -> dict:
+    """GET /api/rooms/<code>: the seat's view as the server holds it now (`http`: a requests.Session)."""
+    headers = {"Authorization": f"Bearer {token}"}
+    return _answer(lambda: http.get(f"{base_url}/api/rooms/{code}", headers=headers, timeout=10))
+
+
+def act(base_url, code, token, action, **body) -> dict:
+    """POST /api/rooms/<code>/actions: one action over HTTP alone; the new view, or IllegalMove."""
+    return _post(f"{base_url}/api/rooms/{code}/actions", {"action": action, **body}, token)
+
+
 class Player:
     """One seat over Socket.IO; `view` is always the latest view received."""
 
@@ -165,13 +176,7 @@ class Player:
 
     def fetch(self) -> dict:
         """The current view over HTTP: what the server holds now."""
-        return _answer(
-            lambda: self.http.get(
-                f"{self.base_url}/api/rooms/{self.view['room']}",
-                headers={"Authorization": f"Bearer {self.token}"},
-                timeout=10,
-            )
-        )
+        return fetch(self.base_url, self.view["room"], self.token, self.http)
 
     def act(self, action, **body) -> dict:
         """Send one action; returns the new view or raises IllegalMove. Too many too fast (the seat's

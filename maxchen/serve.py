@@ -5,11 +5,14 @@ context for motion sensors). No pool ceiling of our own: what one process
 holds is set by its file descriptors, memory and CPU.
 """
 
+import logging
 import os
 import secrets
 from pathlib import Path
 
 from . import connections, tls
+
+log = logging.getLogger(__name__)
 
 BACKLOG = 1024  # connections waiting to be accepted: a whole class joins in the same second
 YOUNG_GC = 10_000  # allocations between young collections (CPython: 700)
@@ -58,10 +61,13 @@ def url(host, port, pair) -> str:
     return f"{'https' if pair else 'http'}://{shown}:{port}/"
 
 
-def open_files() -> int:
-    """Raise this process's open-file limit to the hard limit; the limit now."""
-    import resource
-
+def open_files() -> int | None:
+    """Raise this process's open-file limit to the hard limit; the limit now (None where there is none)."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit to raise
+        log.warning("no open-file limit to raise on this system (no 'resource' module): skipped")
+        return None
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard == resource.RLIM_INFINITY or hard > soft:
         target = 65536 if hard == resource.RLIM_INFINITY else hard
@@ -88,7 +94,8 @@ def bind(app, spots, mode, unlimited=()):
             servers.append(sock)
 
         # eventlet's default pool is 1,024 connections: ours is the open-file limit.
-        capacity = open_files() - 64
+        limit = open_files()
+        capacity = limit - 64 if limit else eventlet.wsgi.DEFAULT_MAX_SIMULTANEOUS_REQUESTS
 
         protocol = connections.eventlet_protocol(unlimited)
 
@@ -143,8 +150,8 @@ def bind(app, spots, mode, unlimited=()):
     return serve
 
 
-def banner(spots, mode):
-    """What the terminal shows once the server is up: addresses and a QR code."""
+def banner(spots, mode, instance: Path):
+    """What the terminal shows once the server is up: addresses, a QR code, where its files are."""
     import segno
 
     local = [url(*spot) for spot in spots if not spot[2]]
@@ -154,8 +161,12 @@ def banner(spots, mode):
         print(f"  On this computer:       {address}", flush=True)
     for address in lan:
         print(f"  Phones on this network: {address}", flush=True)
+    print(f"  Its files (rooms, certificate, session key): {instance}", flush=True)
     if lan:
-        segno.make(lan[0], error="l").terminal(compact=True)
+        try:
+            segno.make(lan[0], error="l").terminal(compact=True)
+        except UnicodeEncodeError:  # output to a file or a console in a code page without block characters
+            print("  (no QR code: this output cannot draw one)", flush=True)
         print(
             "  Each phone warns once about the certificate (it is made by this server):\n"
             "  tap Advanced > Proceed (Android) or Show Details > visit this website (iPhone).",

@@ -95,6 +95,6 @@ def ensure_certificate(folder, addresses) -> tuple[Path, Path]:
 
 def write_private(path, data: bytes):
     """Write a secret readable by the owner only."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o600)
     with os.fdopen(fd, "wb") as out:
         out.write(data)

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 import requests
 
-from app import create_app, socketio
 from maxchen.dice import FixedDice, SeededDice  # noqa: F401 - the tests take seeded dice from here
 from maxchen.errors import IllegalMove
 from maxchen.rooms import Rooms
+from maxchen.server import create_app, socketio
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from app import socketio
 from maxchen.errors import IllegalMove
 from maxchen.live import WATCHERS_PER_CLASS, ClassLive
 from maxchen.rulesets import REGISTRY, RULESETS
+from maxchen.server import socketio
 
 from .conftest import SeededDice, wait_until
 from .test_live import closed_salts, opened_salts, public_dice, some_move
@@ -407,8 +407,8 @@ def test_the_class_board_never_holds_a_hidden_die_or_salt_in_any_phase(app, clas
 
 
 def test_the_hunt_from_the_desk_the_board_finds_it_and_the_reveal_tells_everyone(monkeypatch):
-    from app import create_app
     from maxchen.rooms import Rooms
+    from maxchen.server import create_app
 
     from .test_classroom import play_out
 
@@ -478,8 +478,8 @@ def test_the_hunt_from_the_desk_the_board_finds_it_and_the_reveal_tells_everyone
 def test_while_the_hunt_runs_every_table_holds_its_seeds_back_one_opened_later_too():
     """No table's reveals tell which one is loaded (maxchen/fair.py `held`): all hold their server seeds back
     from the load to the teacher's reveal, a table the teacher opens meanwhile as well."""
-    from app import create_app
     from maxchen.rooms import Rooms
+    from maxchen.server import create_app
 
     app = create_app({"TESTING": True, "ROOMS": Rooms(dice=SeededDice(4)), "SECRET_KEY": "test"})
     classes = app.extensions["maxchen.classes"]

@@ -5,9 +5,9 @@ import logging
 
 import pytest
 
-from app import create_app
 from maxchen.fastjson import MAX_DEPTH
 from maxchen.rooms import Rooms
+from maxchen.server import create_app
 from maxchen.store import MemoryStore, SqliteStore
 
 from .conftest import FixedDice

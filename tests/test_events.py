@@ -183,7 +183,7 @@ def test_client_events_named_connect_or_disconnect_change_nothing(sio, table, ro
 
 def test_a_binary_event_announcing_endless_attachments_is_ignored_and_keeps_nothing(api, sio, table):
     """'45999999999-[...]': python-socketio would keep every binary frame until all had come."""
-    from app import socketio
+    from maxchen.server import socketio
 
     code, ann, _ben, _cem = table
     client = sio(ann["token"])
@@ -253,7 +253,7 @@ def test_a_room_page_sends_its_forms_over_its_socket_and_hears_a_refusal_as_a_to
 )
 def test_an_unreadable_packet_that_asks_for_an_answer_gets_bad_request(sio, table, packet):
     """python-socketio dropped these without a word: a script waiting on its ack waited for ever."""
-    from app import socketio
+    from maxchen.server import socketio
 
     code, ann, _ben, _cem = table
     client = sio(ann["token"])
@@ -279,7 +279,7 @@ def test_an_event_of_no_known_name_that_asks_for_an_answer_hears_why(sio, table,
 
 
 def test_a_packet_of_no_known_type_is_passed_over_without_a_traceback(sio, table):
-    from app import socketio
+    from maxchen.server import socketio
 
     code, ann, _ben, _cem = table
     client = sio(ann["token"])

@@ -2,8 +2,8 @@
 
 import pytest
 
-from app import create_app
 from maxchen.rooms import Rooms
+from maxchen.server import create_app
 
 from .test_web import make_seat
 

@@ -11,10 +11,10 @@ import re
 
 import pytest
 
-from app import socketio
 from maxchen.presence import RedisPresence
 from maxchen.rooms import Rooms
 from maxchen.rulesets import RULESETS
+from maxchen.server import socketio
 from maxchen.store import RedisStore
 from tests.conftest import SeededDice
 

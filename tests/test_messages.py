@@ -41,7 +41,7 @@ def test_every_reason_reads_as_a_sentence_in_every_language(app, reason, lang):
     ],
 )
 def test_the_api_answers_a_lost_race_in_the_callers_language(doubt_race, accept, text):
-    from app import create_app
+    from maxchen.server import create_app
 
     rooms, code, ben, version = doubt_race
     client = create_app({"TESTING": True, "ROOMS": rooms, "SECRET_KEY": "t"}).test_client()
@@ -61,7 +61,7 @@ def test_the_api_answers_a_lost_race_in_the_callers_language(doubt_race, accept,
 
 
 def test_a_socket_ack_speaks_the_lang_the_bot_sent(doubt_race):
-    from app import create_app, socketio
+    from maxchen.server import create_app, socketio
 
     rooms, code, ben, version = doubt_race
     app = create_app({"TESTING": True, "ROOMS": rooms, "SECRET_KEY": "t"})

@@ -6,10 +6,10 @@ import re
 import pytest
 from markupsafe import escape
 
-from app import socketio
 from maxchen.errors import IllegalMove
 from maxchen.rooms import Rooms, clean_name
 from maxchen.rulesets import RULESETS
+from maxchen.server import socketio
 from tests.conftest import SeededDice
 from tests.test_live import page, parts, some_move
 

@@ -24,11 +24,11 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from app import create_app
 from maxchen.errors import REASONS, STATUS
 from maxchen.rooms import Rooms
 from maxchen.rules import two_dice as rules
 from maxchen.rulesets import RULESETS
+from maxchen.server import create_app
 from maxchen.store import RedisStore
 from maxchen.table import CODE_ALPHABET, ROOM_ACTIONS
 from maxchen.web.locale import LANGUAGES

@@ -457,7 +457,7 @@ def test_a_new_rule_set_after_a_game_starts_a_clean_lobby(first, then):
 
 def test_the_sweeper_lives_through_a_store_away_and_sweeps_on_its_next_pass(app, monkeypatch, caplog):
     """A pass that fails (Redis away) is one line in the log; the next pass sweeps as ever."""
-    import app as server
+    from maxchen import server
 
     passes = []
 

@@ -201,7 +201,7 @@ def test_a_process_killed_mid_game_its_players_go_on_on_the_other(browser, proce
 def test_behind_a_proxy_the_clients_address_and_scheme_are_the_proxys_word(proxies, peer, believed):
     """--proxies 1 (nginx in front, on this machine): the page's https origin is its own, and each client counts
     as its own address. Without it, or from anywhere but the proxy, a client's X-Forwarded-For is not believed."""
-    from app import create_app
+    from maxchen.server import create_app
 
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "PROXIES": proxies, "MAXCHEN_LIMIT_FAILURES": "2 per minute"})
     client = app.test_client()

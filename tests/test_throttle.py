@@ -2,9 +2,9 @@
 
 import pytest
 
-from app import create_app, socketio
 from maxchen.errors import IllegalMove
 from maxchen.rooms import Rooms
+from maxchen.server import create_app, socketio
 
 from .conftest import Api
 

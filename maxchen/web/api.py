@@ -1,12 +1,11 @@
 """The JSON API for bots, scripts and tests (docs/API.md)."""
 
 from functools import cache
-from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from .. import stats
+from .. import paths, stats
 from ..budgets import CLASS_JOINS, PAGES, ROOMS, limited
 from ..errors import IllegalMove
 from ..security import bearer_token
@@ -14,7 +13,7 @@ from ..table import normalize_code
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-OPENAPI = Path(__file__).resolve().parents[2] / "docs" / "openapi.yaml"
+OPENAPI = paths.ROOT / "docs" / "openapi.yaml"
 
 
 def _rooms():
