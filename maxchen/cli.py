@@ -20,6 +20,11 @@ def _count(text: str) -> int:
     return int(text)
 
 
+def _repeatable(variable: str) -> dict:
+    """An option given again and again, or once as a space-separated environment variable."""
+    return {"action": "append", "default": os.environ.get(variable, "").split()}
+
+
 def parser() -> argparse.ArgumentParser:
     """`maxchen` and its one command, `run`."""
     top = argparse.ArgumentParser(prog="maxchen", description="maxchen: a party dice server for phones")
@@ -54,8 +59,7 @@ def parser() -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--proxy-address",
-        action="append",
-        default=os.environ.get("MAXCHEN_PROXY_ADDRESSES", "").split(),
+        **_repeatable("MAXCHEN_PROXY_ADDRESSES"),
         metavar="ADDR",
         help="where the proxy connects from, if not this machine (default 127.0.0.1 and ::1); repeatable",
     )
@@ -64,8 +68,7 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--no-tls", action="store_true", help="serve plain HTTP everywhere")
     run.add_argument(
         "--public-host",
-        action="append",
-        default=os.environ.get("MAXCHEN_PUBLIC_HOST", "").split(),
+        **_repeatable("MAXCHEN_PUBLIC_HOST"),
         metavar="NAME",
         help="a host name people use to reach this server (e.g. behind a proxy); repeatable",
     )

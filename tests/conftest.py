@@ -139,21 +139,23 @@ def free_port() -> int:
 
 
 class Server:
-    """`python app.py` as a user starts it, on a free loopback port."""
+    """`python app.py` as a user starts it, on a free loopback port. `command` and `cwd`: another way to
+    start it (the installed `maxchen run`); `instance=False`: its default folder; an `env` value None unsets."""
 
-    def __init__(self, *args, port=None, instance=None, host="127.0.0.1", env=None):
+    def __init__(self, *args, port=None, instance=None, host="127.0.0.1", env=None, command=None, cwd=ROOT):
         self.port = port or free_port()
         self.own_instance = instance is None  # made here, so removed by stop()
-        self.instance = instance or tempfile.mkdtemp(prefix="maxchen-")
-        self.args, self.host = args, host
+        self.instance = instance or (tempfile.mkdtemp(prefix="maxchen-") if instance is None else None)
+        self.args, self.host, self.command, self.cwd = args, host, command, cwd
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = env or {}
         env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         self.log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 - lives as long as the server
+        folder = ["--instance", self.instance] if self.instance else []
         self.process = subprocess.Popen(
-            [sys.executable, "app.py", "--host", host, "--port", str(self.port), "--instance", self.instance, *args],
-            cwd=ROOT,
-            env=env,
+            [*(command or [sys.executable, "app.py"]), "--host", host, "--port", str(self.port), *folder, *args],
+            cwd=cwd,
+            env={key: value for key, value in env.items() if value is not None},
             stdout=self.log,
             stderr=subprocess.STDOUT,
             text=True,
@@ -183,7 +185,15 @@ class Server:
 
     def restart(self):
         """Start again with the same command (port, instance folder)."""
-        again = Server(*self.args, port=self.port, instance=self.instance, host=self.host, env=self.env)
+        again = Server(
+            *self.args,
+            port=self.port,
+            instance=self.instance or False,
+            host=self.host,
+            env=self.env,
+            command=self.command,
+            cwd=self.cwd,
+        )
         self.process, self.log = again.process, again.log
         return self.wait_ready()
 

@@ -10,8 +10,6 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
-import time
 import zipfile
 from pathlib import Path
 
@@ -20,7 +18,7 @@ import requests
 from maxchen import __version__, cli, paths
 from maxchen.client import act, create_room, fetch, join_room, simple_move
 
-from .conftest import ROOT, free_port
+from .conftest import ROOT, Server
 
 # Run first in a server's process: no module of ours gets what Windows lacks. (Only ours: eventlet and
 # ifaddr take their Windows ways on Windows, and their POSIX ways need fcntl here.) No module at all
@@ -36,47 +34,6 @@ def _guarded(name, globals=None, locals=None, fromlist=(), level=0):
     return _import(name, globals, locals, fromlist, level)
 builtins.__import__ = _guarded
 """
-
-
-class Installed:
-    """A command of the installed package, started as a server on a free loopback port."""
-
-    def __init__(self, command, cwd, env):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 - lives as long as the server
-        self.process = subprocess.Popen(
-            [*command, "run", "--host", "127.0.0.1", "--port", str(self.port)],
-            cwd=cwd,
-            env=env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-
-    def output(self) -> str:
-        self.log.seek(0)
-        return self.log.read()
-
-    def wait_ready(self, timeout=60):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, "the server ended:\n" + self.output()
-            try:
-                requests.get(self.url + "/", timeout=2)
-                return self
-            except (requests.ConnectionError, requests.Timeout):
-                time.sleep(0.1)
-        raise TimeoutError("the server did not come up:\n" + self.output())
-
-    def stop(self) -> str:
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        return self.output()
 
 
 def play_over_http(url) -> dict:
@@ -124,12 +81,12 @@ def test_the_wheel_installs_outside_the_clone_and_its_server_plays_a_game(tmp_pa
     # A teacher's account: its own home, a folder outside the clone, nothing of the clone on the path.
     home, folder = tmp_path / "home", tmp_path / "somewhere"
     folder.mkdir()
-    env = {key: value for key, value in os.environ.items() if not key.startswith(("MAXCHEN_", "PYTHON", "XDG_"))}
-    env.update(HOME=str(home), PATH=f"{bin_}{os.pathsep}{env.get('PATH', '')}")
-    version = subprocess.run([bin_ / "maxchen", "--version"], env=env, cwd=folder, capture_output=True, text=True)
+    env = {key: None for key in os.environ if key.startswith(("MAXCHEN_", "PYTHONPATH", "PYTHONHOME", "XDG_"))}
+    env.update(HOME=str(home), PATH=f"{bin_}{os.pathsep}{os.environ.get('PATH', '')}")
+    version = subprocess.run([bin_ / "maxchen", "--version"], cwd=folder, capture_output=True, text=True)
     assert version.stdout.strip() == f"maxchen {__version__}"
 
-    server = Installed([bin_ / "maxchen"], folder, env).wait_ready()
+    server = Server(command=[bin_ / "maxchen", "run"], cwd=folder, env=env, instance=False).wait_ready()
     try:
         final = play_over_http(server.url)
         assert final["phase"] == "over" and final["winner"] in {p["id"] for p in final["players"]}
@@ -149,7 +106,8 @@ def test_the_wheel_installs_outside_the_clone_and_its_server_plays_a_game(tmp_pa
     assert (data / "maxchen.db").is_file() and (data / "secret_key").is_file()
     assert list(folder.iterdir()) == []
 
-    again = Installed([bin_ / "python", "-m", "maxchen"], folder, env).wait_ready()
+    again = Server(command=[bin_ / "python", "-m", "maxchen", "run"], cwd=folder, env=env, instance=False)
+    again.wait_ready()
     try:
         page = requests.get(again.url + "/", headers={"Accept-Language": "ru"}, timeout=5)
         assert page.status_code == 200 and "Создать комнату" in page.text
@@ -171,28 +129,11 @@ def test_a_clone_keeps_its_files_in_its_own_instance_folder(monkeypatch):
 def test_the_server_starts_and_plays_without_the_unix_only_modules(tmp_path):
     """Windows has no resource, fcntl, termios, pwd or grp: the server starts without them, says what it
     skipped, and plays a game."""
-    port = free_port()
-    start = WINDOWS_LIKE + (
-        "from maxchen.cli import main; "
-        f"sys.exit(main(['run', '--host', '127.0.0.1', '--port', '{port}', '--instance', {str(tmp_path)!r}]))"
-    )
-    log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115
-    process = subprocess.Popen([sys.executable, "-c", start], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
+    start = WINDOWS_LIKE + "from maxchen.cli import main; sys.exit(main(['run', *sys.argv[1:]]))"
+    server = Server(instance=str(tmp_path), command=[sys.executable, "-c", start]).wait_ready()
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None and time.monotonic() < deadline, "no server"
-            try:
-                requests.get(url + "/", timeout=2)
-                break
-            except (requests.ConnectionError, requests.Timeout):
-                time.sleep(0.1)
-        assert play_over_http(url)["phase"] == "over"
+        assert play_over_http(server.url)["phase"] == "over"
     finally:
-        process.terminate()
-        process.wait(10)
-        log.seek(0)
-        said = log.read()
+        said = server.stop()
     assert "no open-file limit to raise on this system (no 'resource' module): skipped" in said
     assert "Traceback" not in said
