@@ -77,17 +77,20 @@ class SweepClock:
     """The wall clock as a sweep may trust it: a jump of the wall clock (an NTP step, a VM resumed) never
     makes a room look idle sooner. A jump is the wall clock moving otherwise than this process's monotonic
     one; until `settle` seconds after the last jump, `now` is the earlier of the wall clock and the wall
-    clock without the jumps (a room touched on either side of one is judged by the later reading)."""
+    clock without the jumps (a room touched on either side of one is judged by the later reading).
+    A jump before this process started cannot be seen: for its first `settle` seconds `now` is None,
+    and no sweep is made (a room idle that long by this process's own clock is idle for real)."""
 
     TOLERANCE = 5.0  # seconds the two clocks may drift apart between two readings
 
     def __init__(self, settle: float, wall=time.time, steady=time.monotonic):
         self.settle, self._wall, self._steady = settle, wall, steady
         self._last = (wall(), steady())
+        self._started = self._last[1]
         self._jumped = 0.0  # the sum of the jumps since the clocks last settled
         self._since = None  # the monotonic time of the last jump
 
-    def now(self) -> float:
+    def now(self) -> float | None:
         wall, steady = self._wall(), self._steady()
         jump = (wall - self._last[0]) - (steady - self._last[1])
         self._last = (wall, steady)
@@ -97,4 +100,6 @@ class SweepClock:
             log.warning("the wall clock jumped %+.0f s: rooms are judged by the time without it", jump)
         elif self._since is not None and steady - self._since > self.settle:
             self._jumped, self._since = 0.0, None  # whatever was touched before the jump is judged by now
+        if steady - self._started < self.settle:
+            return None
         return min(wall, wall - self._jumped)

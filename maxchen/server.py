@@ -144,8 +144,8 @@ def _sweeper(app):
     while True:
         socketio.sleep(SWEEP_EVERY)
         try:
-            now = clock.now()
-            if rooms.store.claim("sweep", SWEEP_EVERY * 0.9):  # once across processes
+            now = clock.now()  # None: this process is too young to trust the wall clock
+            if now is not None and rooms.store.claim("sweep", SWEEP_EVERY * 0.9):  # once across processes
                 rooms.sweep(now)
                 app.extensions["maxchen.classes"].sweep(now)
         except Exception as error:  # the store away for a moment: the next pass tries again

@@ -304,6 +304,8 @@ def test_a_jump_of_the_wall_clock_drops_no_room_before_its_time(jump):
         wall[0] += seconds + step
         steady[0] += seconds
         now = clock.now()
+        if now is None:  # the sweeper's first hours: no sweep
+            return {}
         return {code: steady[0] - idle_since[code] for code in rooms.sweep(now) + classes.sweep(now)}
 
     idle_since[rooms.create("Ann")["code"]] = steady[0]  # a lobby
@@ -321,6 +323,21 @@ def test_a_jump_of_the_wall_clock_drops_no_room_before_its_time(jump):
     assert all(idle >= rooms.ttl for idle in swept.values()), swept
     late = 0 if jump > 0 else -jump
     assert all(idle <= rooms.ttl + late + 600 for idle in swept.values()), swept
+
+
+def test_a_process_started_after_a_jump_of_the_clock_drops_no_room_before_its_time():
+    """A jump while no process ran (a VM resumed, a clock set by hand) cannot be seen: a process started after
+    it sweeps nothing for its first `ttl` seconds, then what stayed idle that long by its own clock."""
+    wall, steady = [100_000.0], [50.0]
+    rooms = Rooms(clock=lambda: wall[0])
+    lobby = rooms.create("Ann")["code"]
+    wall[0] += 2 * 24 * 3600  # two days on, by a clock set wrong; a new process starts
+    clock = SweepClock(settle=rooms.ttl, wall=lambda: wall[0], steady=lambda: steady[0])
+    while steady[0] + 300 < 50 + rooms.ttl:
+        wall[0], steady[0] = wall[0] + 300, steady[0] + 300
+        assert clock.now() is None and rooms.load(lobby)
+    wall[0], steady[0] = wall[0] + 300, steady[0] + 300
+    assert rooms.sweep(clock.now()) == [lobby]
 
 
 def test_pushes_hand_on_the_room_and_private_parts_hold_only_their_own_dice(room):
@@ -479,6 +496,7 @@ def test_the_sweeper_lives_through_a_store_away_and_sweeps_on_its_next_pass(app,
         return answer
 
     swept = []
+    monkeypatch.setattr(server, "SweepClock", lambda settle: SweepClock(settle=0))  # not a fresh process
     monkeypatch.setattr(server.socketio, "sleep", sleep)
     monkeypatch.setattr(rooms.store, "claim", claim)
     monkeypatch.setattr(rooms, "sweep", lambda now=None: swept.append(now) or [])
