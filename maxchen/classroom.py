@@ -41,12 +41,26 @@ CLASS_FIELDS = frozenset(
         "code",
     )
 )
+STUDENT = ("id", "name", "token_hash")  # what every student of a saved class holds, as text
 CLASS_CODE_LENGTH = 6  # one longer than a room's: a class code is never read as a room's
 TABLE_SIZES = (4, 5, 6)
 DEFAULT_SIZE = 5
 MAX_TABLE = 6  # a newcomer opens a new table rather than make one bigger than this
 MAX_STUDENTS = 60
 MAX_TABLES = 60  # tables a class ever opens (moving students to new tables opens more)
+
+
+def _readable(data: dict) -> bool:
+    """A saved class's own fields have the types `create` and `join` give them."""
+    students, tables = data["students"], data["tables"]
+    return (
+        all(isinstance(data[key], str) for key in ("code", "rules", "teacher"))
+        and isinstance(data["options"], dict)
+        and isinstance(students, list)
+        and all(isinstance(s, dict) and all(isinstance(s.get(k), str) for k in STUDENT) for s in students)
+        and isinstance(tables, list)
+        and all(isinstance(table, str) for table in tables)
+    )
 
 
 def normalize_class_code(text) -> str:
@@ -94,8 +108,10 @@ class Classrooms:
             raise self._broken.refuse(code) from None
         if data is None:
             raise IllegalMove("class_not_found")
-        if not data.keys() >= CLASS_FIELDS or not all(isinstance(data[k], list) for k in ("students", "tables")):
+        if not data.keys() >= CLASS_FIELDS or not _readable(data):
             raise self._broken.refuse(code, "no class of ours")
+        if data["code"] != code:  # saved under another code: a change would be saved over that class
+            raise self._broken.refuse(code, f"saved as {data['code']!r}")
         return data
 
     def _save(self, data: dict, seated=()) -> None:

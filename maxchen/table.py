@@ -94,6 +94,8 @@ def readable(data: dict) -> bool:
         and (data.get("host") is None or _of(data["host"], str))
         and (data.get("game") is None or _of(data["game"], dict))
         and _of(data.get("games", 0), int)
+        and all(_of(data.get(key) or [], list) for key in ("places", "results"))
+        and _of(data.get("counts") or {}, dict)
         and _of(seats, list)
         and all(
             _of(seat, dict)

@@ -2,15 +2,17 @@
 
 import json
 import logging
+import shutil
 
 import pytest
 
+from maxchen.errors import IllegalMove
 from maxchen.fastjson import MAX_DEPTH
 from maxchen.rooms import Rooms
 from maxchen.server import create_app
 from maxchen.store import MemoryStore, SqliteStore
 
-from .conftest import FixedDice
+from .conftest import FixedDice, SeededDice
 from .test_store import make_store  # noqa: F401 - each kind of store
 from .test_web import make_seat
 
@@ -117,6 +119,90 @@ def test_a_room_whose_saved_text_is_no_json_object_harms_nothing_else(make_store
     assert len(told) == 1 and told[0].exc_info is None  # one line, no traceback
 
 
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"game": {"history": "x"}},
+        {"game": {"reveal": "x"}},
+        {"game": {"round": "x"}},
+        {"game": {"tally": []}},
+        {"game": {}},
+        {"counts": "x"},
+        {"results": "x"},
+        {"places": 5},
+        {"ends_at": "soon"},
+    ],
+)
+def test_a_saved_game_whose_insides_have_other_types_reads_as_room_broken(tmp_path, change, caplog):
+    """A hand-edited row deep inside a running game: its pages, the API's views, moves and join either work or
+    say `room_broken` (never a bare 500), a refused move changes nothing, and the log has one line."""
+    rooms = Rooms(store=SqliteStore(tmp_path / "maxchen.db"), dice=SeededDice(1))
+    ann = rooms.create("Ann")
+    code = ann["code"]
+    ben = rooms.join(code, "Ben")
+    rooms.act(code, ann["player"], {"action": "start"})
+    data = rooms.store.load(code)
+    data.update({key: {**data[key], **value} if key == "game" and value else value for key, value in change.items()})
+    _break(rooms.store, code, json.dumps(data))
+    rooms = Rooms(store=SqliteStore(tmp_path / "maxchen.db"), dice=SeededDice(1))  # the server started again
+    app = create_app({"TESTING": True, "ROOMS": rooms, "SECRET_KEY": "test"})
+    api = app.test_client()
+
+    def broken(answer):
+        return answer.status_code == 500 and answer.json["error"]["code"] == "room_broken"
+
+    with caplog.at_level(logging.ERROR):
+        for path in (f"/r/{code}", f"/r/{code}/board", f"/r/{code}/stats"):
+            page = api.get(path)
+            assert page.status_code == 200 or "saved game cannot be read" in page.get_data(as_text=True), path
+        for seat, move in ((ann, {"action": "shake"}), (ann, {"action": "announce", "value": 31}), (ben, {})):
+            bearer = {"Authorization": f"Bearer {seat['token']}"}
+            view = api.get(f"/api/rooms/{code}", headers=bearer)
+            assert view.status_code == 200 or broken(view)
+            row = rooms.store._db.execute("SELECT data FROM rooms WHERE code = ?", (code,)).fetchone()
+            answer = api.post(f"/api/rooms/{code}/actions", json={"action": "check", **move}, headers=bearer)
+            assert answer.status_code in (200, 409) or broken(answer), answer.json
+            if broken(answer):  # refused whole
+                assert rooms.store._db.execute("SELECT data FROM rooms WHERE code = ?", (code,)).fetchone() == row
+        join = api.post(f"/api/rooms/{code}/players", json={"name": "Cem"})
+        assert join.status_code == 201 or broken(join)
+    told = [r for r in caplog.records if r.message.startswith(f"room {code} does not load (")]
+    assert len(told) == 1 and told[0].exc_info is None
+
+
+def test_a_row_saved_under_another_rooms_code_never_writes_over_that_room(tmp_path):
+    """Room X's row that names room Y (a hand edit, a copied row): X reads `room_broken`, and a join to X
+    is never saved over Y."""
+    rooms = Rooms(store=SqliteStore(tmp_path / "maxchen.db"), dice=FixedDice())
+    x, y = rooms.create("Ann")["code"], rooms.create("Cat")["code"]
+    rooms.join(y, "Dan")
+    _break(rooms.store, x, json.dumps({**rooms.store.load(x), "code": y}))
+    with pytest.raises(IllegalMove) as refused:
+        rooms.join(x, "Eve")
+    assert refused.value.reason == "room_broken"
+    assert [seat.name for seat in rooms.load(y).seats] == ["Cat", "Dan"]
+
+
+@pytest.mark.parametrize(
+    "change", [{"students": [{"id": 5}]}, {"teacher": 7}, {"tables": [None]}, {"options": []}, {"code": "OTHER1"}]
+)
+def test_a_class_whose_fields_have_other_types_reads_as_class_broken(tmp_path, change):
+    """A class row edited by hand: the desk, the class page and a student's join say `class_broken`."""
+    rooms = Rooms(store=SqliteStore(tmp_path / "maxchen.db"), dice=FixedDice())
+    app = create_app({"TESTING": True, "ROOMS": rooms, "SECRET_KEY": "test"})
+    classes = app.extensions["maxchen.classes"]
+    teacher = classes.create()
+    code = teacher["code"]
+    classes.join(code, "Ann")
+    _break(rooms.store, code, json.dumps({**rooms.store.load_class(code), **change}), kind="class")
+    client = app.test_client()
+    desk = client.get(f"/c/{code}")
+    assert desk.status_code == 500 and "saved state cannot be read" in desk.get_data(as_text=True)
+    join = client.post(f"/api/classes/{code}/students", json={"name": "Ben"})
+    assert join.status_code == 500 and join.json["error"]["code"] == "room_broken"
+    assert join.json["error"]["reason"] == "class_broken"
+
+
 def test_http_errors_are_pages_with_a_way_home(client):
     response = client.get("/rooms")  # a form's address, opened by hand
     assert response.status_code == 405
@@ -146,6 +232,17 @@ def test_the_health_check_says_the_stores_state_and_no_secret(make_store, monkey
     down = client.get("/healthz")
     assert down.status_code == 503 and down.json["status"] == "store_down"
     assert "hunter2" not in down.get_data(as_text=True) and "a-secret-key" not in down.get_data(as_text=True)
+
+
+def test_the_health_check_says_store_down_when_the_disk_of_the_database_is_full(tmp_path, monkeypatch):
+    """Reads still work on a full disk, but every change is refused: the health check says so (503)."""
+    rooms = Rooms(store=SqliteStore(tmp_path / "maxchen.db"), dice=FixedDice())
+    client = create_app({"TESTING": True, "ROOMS": rooms, "SECRET_KEY": "test"}).test_client()
+    assert client.get("/healthz").status_code == 200
+    full = shutil.disk_usage(tmp_path)._replace(free=4096)
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: full)
+    answer = client.get("/healthz")
+    assert answer.status_code == 503 and answer.json["status"] == "store_down"
 
 
 def test_a_full_disk_refuses_a_change_as_store_down_and_loses_nothing_saved(tmp_path):
