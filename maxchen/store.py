@@ -23,6 +23,7 @@ rooms, the same way: load_class, save_class, delete_class, classes().
 """
 
 import contextlib
+import shutil
 import sqlite3
 import threading
 import time
@@ -52,6 +53,7 @@ LOG_FIELDS = (
     "public",
     "fair",
 )
+DISK_LOW = 1 << 20  # bytes free beside the database below which the health check says the store is down
 ROOM_LOG_CAP = 20_000  # entries per room: a room's log stays bounded however long it plays (docs/security.md)
 
 
@@ -297,9 +299,12 @@ class SqliteStore:
     KIND = "sqlite"
 
     def ping(self) -> None:
-        """Read from the file (the health check); raises when it cannot."""
+        """Read from the file, and find room to write beside it (the health check); raises when it cannot."""
         with self._lock:
             self._db.execute("SELECT 1 FROM rooms LIMIT 1").fetchone()
+        free = shutil.disk_usage(self.path.parent).free
+        if free < DISK_LOW:  # a full disk refuses every change (store_down) while reads still work
+            raise OSError(f"{free} bytes free beside the database")
 
     def __init__(self, path, room_cap=ROOM_LOG_CAP):
         self.path = Path(path)
