@@ -77,6 +77,14 @@ def _prototypes() -> dict[str, str]:
     return prototypes
 
 
+@functools.cache
+def _small_capitals() -> dict[str, str]:
+    """Each Latin small capital, and its TS #39 prototype (ᴍ is drawn as ʍ there), as its small letter."""
+    prototypes = _prototypes()
+    capitals = {chr(code): letter for code, letter in _SMALL_CAPITALS.items()}
+    return {**capitals, **{prototypes.get(capital, capital): small for capital, small in capitals.items()}}
+
+
 def skeleton(text: str) -> str:
     """The UTS #39 skeleton of `text`: two strings that look alike share it."""
     prototypes = _prototypes()
@@ -252,11 +260,19 @@ def _bare(text: str) -> str:
 
 
 def _latin(text: str) -> str:
-    """Letters of other scripts drawn as Latin ones turned into those (Greek ΑΝΝ is ANN); Latin kept as it is,
-    so that a case-blind key does not merge ALI and ALL (a skeleton draws I as l)."""
-    prototypes = _prototypes()
-    latin = lambda ch: ch.isascii() or unicodedata.name(ch, "").startswith("LATIN")  # noqa: E731
-    return "".join(ch if latin(ch) else prototypes.get(ch, ch) for ch in unicodedata.normalize("NFD", text))
+    """Letters of other scripts drawn as Latin ones turned into those (Greek ΑΝΝ is ANN, Cyrillic Том is Tom
+    by way of a small capital м); Latin kept as it is, so that a case-blind key does not merge ALI and ALL."""
+    prototypes, small = _prototypes(), _small_capitals()
+
+    def drawn(ch):
+        if ch.isascii() or unicodedata.name(ch, "").startswith("LATIN"):
+            return ch
+        alike = prototypes.get(ch, ch)
+        alike = small.get(alike, alike)
+        # TS #39 draws the upright stroke as l: a capital one (Greek Ι, Cyrillic І) is the capital I.
+        return "I" if alike == "l" and ch.isupper() else alike
+
+    return "".join(drawn(ch) for ch in unicodedata.normalize("NFD", text))
 
 
 def looks_like(name: str, other: str) -> bool:
