@@ -14,6 +14,7 @@ import zipfile
 from pathlib import Path
 
 import requests
+from packaging.requirements import Requirement
 
 from maxchen import __version__, cli, paths
 from maxchen.client import act, create_room, fetch, join_room, simple_move
@@ -67,8 +68,9 @@ def test_the_wheel_installs_outside_the_clone_and_its_server_plays_a_game(tmp_pa
     # One list of dependencies: the wheel's are requirements.txt's, pin for pin.
     with zipfile.ZipFile(wheel) as archive:
         metadata = archive.read(f"maxchen-{__version__}.dist-info/METADATA").decode()
-    pins = {line for line in (ROOT / "requirements.txt").read_text().splitlines() if line and line[0] != "#"}
-    assert set(re.findall(r"^Requires-Dist: (.+)$", metadata, re.M)) == pins
+    pins = [line for line in (ROOT / "requirements.txt").read_text().splitlines() if line and line[0] != "#"]
+    wanted = re.findall(r"^Requires-Dist: (.+)$", metadata, re.M)
+    assert {str(Requirement(pin)) for pin in wanted} == {str(Requirement(pin)) for pin in pins}
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     bin_ = venv / ("Scripts" if os.name == "nt" else "bin")

@@ -5,7 +5,8 @@ from importlib import metadata
 from pathlib import Path
 
 REQUIREMENTS = Path(__file__).resolve().parent.parent / "requirements.txt"
-LINE = re.compile(r"^(?P<name>[A-Za-z0-9_.-]+)(\[[^\]]*\])?==(?P<version>\S+)$")
+# A pin, and where a package is needed on older Pythons only, its marker (backports).
+LINE = re.compile(r'^(?P<name>[A-Za-z0-9_.-]+)(\[[^\]]*\])?==(?P<version>[^\s;]+)(; python_version < "3\.\d+")?$')
 
 
 def pins() -> dict[str, str]:
