@@ -74,14 +74,22 @@ class RedisBus:
 def socketio_queue(url: str, channel: str, resubscribed):
     """Socket.IO's Redis queue that listens again every second while Redis is away (python-socketio waits up
     to a minute), and calls `resubscribed` (in a background task) each time it listens again."""
+    import redis
     import socketio
 
     from .store import redis_client
 
+    class PubSub(redis.client.PubSub):
+        def on_connect(self, connection):  # redis-py connects again by itself when Redis is back soon enough
+            subscribed = bool(self.channels)
+            super().on_connect(connection)
+            if subscribed:  # what was published meanwhile is lost, as when it gives up (below)
+                _again()
+
     class Queue(socketio.RedisManager):
         def _redis_connect(self):
             self.redis = redis_client(self.redis_url)  # its publishers wait for a connection, as the store's do
-            self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            self.pubsub = PubSub(self.redis.connection_pool, ignore_subscribe_messages=True)
             self.connected = True
 
         def _redis_listen_with_retries(self):
@@ -91,8 +99,7 @@ def socketio_queue(url: str, channel: str, resubscribed):
                     self._redis_connect()
                     self.pubsub.subscribe(self.channel)
                     if failed:
-                        log.warning("the Socket.IO queue listens again: this process's sockets get their rooms afresh")
-                        self.server.start_background_task(resubscribed)
+                        _again()
                     failed = False
                     yield from self.pubsub.listen()
                 except Exception as error:
@@ -101,4 +108,10 @@ def socketio_queue(url: str, channel: str, resubscribed):
                     failed = True
                     self.server.sleep(1)
 
-    return Queue(url, channel=channel)
+    queue = Queue(url, channel=channel)
+
+    def _again():
+        log.warning("the Socket.IO queue listens again: this process's sockets get their rooms afresh")
+        queue.server.start_background_task(resubscribed)
+
+    return queue
