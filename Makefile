@@ -20,7 +20,7 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 	touch $@ $(VENV)/.runtime
 
 run: $(VENV)/.runtime
-	$(BIN)/python -m maxchen run --host $(HOST) --port $(PORT)
+	$(BIN)/python app.py --host $(HOST) --port $(PORT)
 
 test: $(VENV)/.dev
 	$(BIN)/ruff check .

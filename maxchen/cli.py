@@ -25,8 +25,8 @@ def _repeatable(variable: str) -> dict:
     return {"action": "append", "default": os.environ.get(variable, "").split()}
 
 
-def parser() -> argparse.ArgumentParser:
-    """`maxchen` and its one command, `run`."""
+def parser(instance=None) -> argparse.ArgumentParser:
+    """`maxchen` and its one command, `run` (`instance`: the default folder, if not the user's data folder)."""
     top = argparse.ArgumentParser(prog="maxchen", description="maxchen: a party dice server for phones")
     top.add_argument("--version", action="version", version=f"maxchen {__version__}")
     commands = top.add_subparsers(dest="command", metavar="COMMAND")
@@ -34,10 +34,9 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0: all)")
     run.add_argument("--port", type=int, default=5000, help="port (default 5000)")
     run.add_argument("--async-mode", choices=ASYNC_MODES, default="eventlet")
+    folder = paths.instance(instance)
     run.add_argument(
-        "--instance",
-        default=paths.instance(),
-        help=f"folder for the database, certificate and session key (default {paths.instance()})",
+        "--instance", default=folder, help=f"folder for the database, certificate and session key (default {folder})"
     )
     run.add_argument(
         "--db",
@@ -91,9 +90,9 @@ def _patch(mode: str):
         monkey.patch_all()
 
 
-def main(argv=None) -> int:
-    """Parse the command line and do what it says."""
-    top = parser()
+def main(argv=None, instance=None) -> int:
+    """Parse the command line and do what it says (`instance`: the default folder, as for `parser`)."""
+    top = parser(instance)
     args = top.parse_args(argv)
     if args.command != "run":
         top.print_help()
@@ -103,5 +102,8 @@ def main(argv=None) -> int:
     _patch(args.async_mode)
     from . import server
 
-    server.run(args)
+    try:
+        server.run(args)
+    except KeyboardInterrupt:  # Ctrl+C: what the banner says stops it
+        print("maxchen stopped.", flush=True)
     return 0

@@ -40,6 +40,7 @@ import collections
 import contextlib
 import logging
 import os
+import ssl
 import time
 
 log = logging.getLogger(__name__)
@@ -191,6 +192,20 @@ def eventlet_protocol(unlimited=()):
     refused_at: dict[str, float] = {}  # address -> when its last refusal was logged
     hub = eventlet.hubs.get_hub()
 
+    def _tls_refused(address, error):
+        """One line a minute per address and kind, not eventlet's traceback for each connection."""
+        plain = getattr(error, "reason", None) == "HTTP_REQUEST"
+        now = time.monotonic()
+        if now - refused_at.get((address, plain), -60) < 60:
+            return
+        if len(refused_at) > 10_000:
+            refused_at.clear()
+        refused_at[address, plain] = now
+        if plain:
+            log.warning("%s asked for http:// at an https:// address (the address begins with https://)", address)
+        else:
+            log.warning("%s did not take this server's certificate (%s): its browser asks once", address, error.reason)
+
     def _cut(protocol, thread):
         if protocol._head_timer.pending:  # still waiting for its head when the hub gets here
             thread.throw(TooSlow)
@@ -252,6 +267,9 @@ def eventlet_protocol(unlimited=()):
                 super().handle_one_request()
             except TooSlow:
                 self.close_connection = 1
+            except ssl.SSLError as error:  # a phone that does not (yet) take our certificate, or plain http
+                self.close_connection = 1
+                _tls_refused(address, error)
             finally:
                 self._head_done()
                 if not self.close_connection and address not in unlimited and not self.idling:

@@ -55,6 +55,11 @@ def trusted_hosts(spots, public=()) -> list[str]:
     return [host for host in dict.fromkeys(hosts) if host not in ("0.0.0.0", "::", "")]
 
 
+def share_url(spots) -> str | None:
+    """The address phones reach this server by (its first LAN listener), for links made on the computer."""
+    return next((url(*spot) for spot in spots if spot[2]), None)
+
+
 def url(host, port, pair) -> str:
     """The address people type for one listener."""
     shown = f"[{host}]" if ":" in host else host
@@ -150,17 +155,20 @@ def bind(app, spots, mode, unlimited=()):
     return serve
 
 
-def banner(spots, mode, instance: Path):
-    """What the terminal shows once the server is up: addresses, a QR code, where its files are."""
+def banner(spots, mode, instance: Path, lonely=False):
+    """What the terminal shows once the server is up: addresses, a QR code, where its files are, how to stop.
+    `lonely`: it would serve phones on the network, but this computer is on none."""
     import segno
 
     local = [url(*spot) for spot in spots if not spot[2]]
     lan = [url(*spot) for spot in spots if spot[2]]
-    print(f"maxchen ({mode}) is up.", flush=True)
+    print(f"maxchen ({mode}) is up. Press Ctrl+C to stop it.", flush=True)
     for address in local:
         print(f"  On this computer:       {address}", flush=True)
     for address in lan:
         print(f"  Phones on this network: {address}", flush=True)
+    if lonely:
+        print("  No network found: join the phones' Wi-Fi, then start maxchen again for their address.", flush=True)
     print(f"  Its files (rooms, certificate, session key): {instance}", flush=True)
     if lan:
         try:

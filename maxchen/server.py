@@ -4,6 +4,7 @@ The async mode is chosen on the command line; cli.py monkey-patches before it
 imports this module, so that nothing here is imported unpatched.
 """
 
+import errno
 import logging
 import os
 import secrets
@@ -29,6 +30,7 @@ from maxchen.web import events, locale, seats, templating
 from maxchen.web.errors import refusal
 
 MAX_MESSAGE = 16 * 1024
+BUSY = (errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", errno.EADDRINUSE))  # the port: POSIX, Windows
 SWEEP_EVERY = 300
 
 socketio = SocketIO()
@@ -194,6 +196,7 @@ def run(args):
             "MESSAGE_QUEUE": args.redis,
             "SECRET_KEY": serve.secret_key(instance),
             "MAXCHEN_HOSTS": serve.trusted_hosts(spots, args.public_host),
+            "SHARE_URL": serve.share_url(spots),
             "PROXIES": args.proxies,
             "PROXY_ADDRESSES": args.proxy_address or list(security.LOOPBACK),
         }
@@ -202,7 +205,8 @@ def run(args):
         proxies = config["PROXY_ADDRESSES"] if args.proxies else ()
         serve_forever = serve.bind(app, spots, args.async_mode, unlimited=proxies)
     except OSError as error:
-        print(f"maxchen: cannot listen on port {args.port}: {error.strerror or error}", file=sys.stderr)
+        busy = " (another program uses it: start with --port 5001)" if error.errno in BUSY else ""
+        print(f"maxchen: cannot listen on port {args.port}: {error.strerror or error}{busy}", file=sys.stderr)
         sys.exit(1)
     socketio.start_background_task(_sweeper, app)
     if args.redis:  # several processes: presence's heartbeat, and the class boards hear the others' changes
@@ -211,6 +215,7 @@ def run(args):
     socketio.start_background_task(app.extensions["maxchen.rooms"].wake)  # bots in games a restart interrupted
     socketio.start_background_task(app.extensions["maxchen.throttle"].sweep_forever, socketio.sleep)
     skeleton("")  # loads the look-alike table now, not at the first join (0.3 s)
-    serve.banner(spots, args.async_mode, instance)
+    lonely = not args.no_tls and args.host in ("0.0.0.0", "::", "") and not serve.share_url(spots)
+    serve.banner(spots, args.async_mode, instance, lonely)
     serve.tune_gc()
     serve_forever()

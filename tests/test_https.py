@@ -100,6 +100,23 @@ def test_a_phone_at_a_lan_address_gets_a_secure_page_with_motion(tmp_path):
     assert "certificate" in banner and "█" in banner  # the QR code of the LAN link
 
 
+@needs_netns
+def test_a_computer_on_no_network_says_so_at_start(tmp_path):
+    """A laptop not on any Wi-Fi: the banner says that phones get an address once it joins one."""
+    port = free_port()
+    start = f"timeout 8 {sys.executable} app.py --port {port} --instance {tmp_path}"
+    done = subprocess.run(
+        ["unshare", "-n", "sh", "-c", f"ip link set lo up && {start}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    said = done.stdout + done.stderr
+    assert "No network found: join the phones' Wi-Fi" in said and "Phones on this network" not in said, said
+    assert f"http://127.0.0.1:{port}/" in said
+
+
 def test_the_certificate_covers_localhost_and_the_lan_and_is_renewed(tmp_path):
     cert, key = tls.ensure_certificate(tmp_path, ["192.168.1.20"])
     assert tls.certificate_names(cert) >= {"localhost", "127.0.0.1", "::1", "192.168.1.20"}

@@ -13,6 +13,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+import platformdirs
 import requests
 from packaging.requirements import Requirement
 
@@ -119,12 +120,14 @@ def test_the_wheel_installs_outside_the_clone_and_its_server_plays_a_game(tmp_pa
 
 
 def test_a_clone_keeps_its_files_in_its_own_instance_folder(monkeypatch):
-    """`make run` and `python app.py` in a clone: ./instance of the clone, as always; MAXCHEN_INSTANCE wins."""
+    """`make run` and `python app.py` in a clone: ./instance of the clone, as always; `maxchen run` and
+    `python -m maxchen run`, from a clone too: the user's data folder; MAXCHEN_INSTANCE and --instance win."""
     monkeypatch.delenv("MAXCHEN_INSTANCE", raising=False)
     assert not paths.INSTALLED and paths.ROOT == ROOT
-    assert cli.parser().parse_args(["run"]).instance == ROOT / "instance"
+    assert cli.parser(paths.CLONE_INSTANCE).parse_args(["run"]).instance == ROOT / "instance"
+    assert cli.parser().parse_args(["run"]).instance == Path(platformdirs.user_data_dir("maxchen", appauthor=False))
     monkeypatch.setenv("MAXCHEN_INSTANCE", "/srv/maxchen")
-    assert cli.parser().parse_args(["run"]).instance == Path("/srv/maxchen")
+    assert cli.parser(paths.CLONE_INSTANCE).parse_args(["run"]).instance == Path("/srv/maxchen")
     assert cli.parser().parse_args(["run", "--instance", "elsewhere"]).instance == "elsewhere"
 
 

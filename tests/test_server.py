@@ -1,5 +1,6 @@
 """End to end: the real server process (`python app.py`) and real clients."""
 
+import signal
 import sys
 import threading
 from pathlib import Path
@@ -152,9 +153,19 @@ def test_other_async_modes_play_a_game(mode):
 def test_a_busy_port_fails_loudly(server):
     second = Server(port=server.port)
     assert second.process.wait(20) == 1
-    assert "cannot listen" in second.stop()
+    assert "cannot listen on port" in (said := second.stop()) and "start with --port 5001" in said
     # The first server still answers alone.
     assert requests.get(server.url + "/", timeout=5).status_code == 200
+
+
+def test_ctrl_c_stops_the_server_in_one_line():
+    """The banner says Ctrl+C stops it; it does, without a traceback."""
+    server = Server().wait_ready()
+    assert "Press Ctrl+C to stop it." in server.output()
+    server.process.send_signal(signal.SIGINT)
+    assert server.process.wait(20) == 0
+    said = server.stop()
+    assert said.rstrip().endswith("maxchen stopped.") and "Traceback" not in said
 
 
 def test_two_doubts_in_the_same_instant_count_once(server):

@@ -78,6 +78,29 @@ def test_create_by_form_opens_the_lobby_with_code_link_and_qr(app):
     assert "Start the game" not in html  # alone: nobody to play with
 
 
+def test_a_link_made_on_the_servers_own_computer_is_the_one_phones_reach(rooms):
+    """A teacher opens http://127.0.0.1:5000/ on the laptop: the room's link, its QR code, the API's url and
+    a class's join link name the LAN address phones open (a phone's own page keeps the address it used)."""
+    from maxchen.server import create_app
+
+    lan = "https://192.168.1.20:5000/"
+    app = create_app({"TESTING": True, "ROOMS": rooms, "SECRET_KEY": "test", "SHARE_URL": lan})
+    laptop = app.test_client()
+    here = {"base_url": "http://127.0.0.1:5000"}
+    made = laptop.post("/rooms", data={"name": "Ann", "rules": "maexchen"}, **here)
+    code = made.headers["Location"].rsplit("/", 1)[1]
+    html = laptop.get(f"/r/{code}", **here).get_data(as_text=True)
+    assert f'href="{lan}r/{code}"' in html and "http://127.0.0.1:5000/r/" not in html
+    assert laptop.post("/api/rooms", json={"name": "Ben"}, **here).json["url"].startswith(lan + "r/")
+    desk = laptop.post("/classes", data={"rules": "maexchen"}, follow_redirects=True, **here)
+    klass = re.search(r'id="join-link">([^<]+)<', desk.get_data(as_text=True)).group(1)
+    assert klass.startswith(lan + "c/")
+    phone = app.test_client().post("/api/rooms", json={"name": "Cem"}, base_url="https://192.168.1.20:5000")
+    assert phone.json["url"].startswith(lan + "r/")
+    other = app.test_client().post("/api/rooms", json={"name": "Dan"}, base_url="https://maxchen.example")
+    assert other.json["url"].startswith("https://maxchen.example/r/")
+
+
 def test_a_room_link_without_a_seat_asks_only_for_a_name(app, lobby):
     code, ann, ben = lobby
     stranger = app.test_client()

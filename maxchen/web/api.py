@@ -10,6 +10,7 @@ from ..budgets import CLASS_JOINS, PAGES, ROOMS, limited
 from ..errors import IllegalMove
 from ..security import bearer_token
 from ..table import normalize_code
+from .share import link
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -56,7 +57,7 @@ def create_room():
     """Create a room; the creator is its host."""
     body = _body()
     seat = _rooms().create(body.get("name"), body.get("rules"))
-    return jsonify({**seat, "url": request.host_url + "r/" + seat["code"]}), 201
+    return jsonify({**seat, "url": link("r/" + seat["code"])}), 201
 
 
 @bp.post("/rooms/<code>/players")
