@@ -4,7 +4,9 @@ import logging
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
 from .errors import IllegalMove
 
@@ -68,7 +70,10 @@ class Unreadable:
         being handled)."""
         if code not in self._seen:
             self._seen.add(code)
-            why = why or repr(sys.exc_info()[1])
+            if why is None:  # where it failed too: a bug of ours reads the same way as a broken row
+                _, error, trace = sys.exc_info()
+                last = traceback.extract_tb(trace)[-1] if trace else None
+                why = repr(error) + (f" at {Path(last.filename).name}:{last.lineno}" if last else "")
             log.error("%s %s does not load (%s); its players are told so", self.what, code, why)
         return IllegalMove(self.reason)
 
