@@ -5,9 +5,11 @@ context for motion sensors). No pool ceiling of our own: what one process
 holds is set by its file descriptors, memory and CPU.
 """
 
+import errno
 import logging
 import os
 import secrets
+import ssl
 from pathlib import Path
 
 from . import connections, tls
@@ -81,6 +83,29 @@ def open_files() -> int | None:
     return soft
 
 
+# A connection gone before it was taken (reset by a phone leaving the Wi-Fi, a port scan): eventlet's
+# accept loop reads these errors as its listener broken, and stops serving that port for good.
+GONE = frozenset((errno.ENOTCONN, errno.ECONNRESET, errno.ECONNABORTED, errno.EPIPE, errno.ESHUTDOWN))
+
+
+class Steady:
+    """A listening socket whose accept passes over a connection that is gone before it is taken."""
+
+    def __init__(self, sock):
+        self._sock = sock
+
+    def accept(self):
+        while True:
+            try:
+                return self._sock.accept()
+            except OSError as error:  # ssl.SSLError too
+                if error.errno not in GONE and not isinstance(error, ssl.SSLError):
+                    raise
+
+    def __getattr__(self, name):
+        return getattr(self._sock, name)
+
+
 def bind(app, spots, mode, unlimited=()):
     """Listen on every spot (failing loudly when busy); returns serve_forever. Connections from the
     `unlimited` addresses (a proxy's) are not limited per address."""
@@ -96,7 +121,7 @@ def bind(app, spots, mode, unlimited=()):
             sock = eventlet.listen((host, port), family, backlog=BACKLOG, reuse_port=False)
             if pair:
                 sock = eventlet.wrap_ssl(sock, certfile=str(pair[0]), keyfile=str(pair[1]), server_side=True)
-            servers.append(sock)
+            servers.append(Steady(sock))
 
         # eventlet's default pool is 1,024 connections: ours is the open-file limit.
         limit = open_files()

@@ -100,6 +100,54 @@ def test_a_phone_at_a_lan_address_gets_a_secure_page_with_motion(tmp_path):
     assert "certificate" in banner and "█" in banner  # the QR code of the LAN link
 
 
+RESETS = textwrap.dedent(
+    """
+    import socket, ssl, struct, subprocess, sys, time
+    port, instance, root = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+    server = subprocess.Popen([sys.executable, "app.py", "--port", str(port), "--instance", instance], cwd=root,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def healthz():
+        context = ssl.create_default_context()
+        context.check_hostname, context.verify_mode = False, ssl.CERT_NONE
+        try:
+            with context.wrap_socket(socket.create_connection(("{LAN}", port), timeout=5)) as tls:
+                tls.sendall(b"GET /healthz HTTP/1.1\\r\\nHost: {LAN}\\r\\nConnection: close\\r\\n\\r\\n")
+                return tls.recv(100).split(b"\\r\\n")[0].decode()
+        except OSError as error:
+            return repr(error)
+
+    try:
+        deadline = time.monotonic() + 60
+        while healthz() != "HTTP/1.1 200 OK" and time.monotonic() < deadline:
+            time.sleep(0.2)
+        print("BEFORE", healthz())
+        for _ in range(20):  # connected, then reset at once (SO_LINGER 0): gone before it is taken
+            gone = socket.create_connection(("{LAN}", port))
+            gone.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            gone.close()
+        time.sleep(0.5)
+        print("AFTER", healthz())
+    finally:
+        server.terminate()
+        server.wait(10)
+    """
+).replace("{LAN}", LAN)
+
+
+@needs_netns
+def test_connections_reset_before_they_are_taken_leave_the_https_listener_serving(tmp_path):
+    """A phone leaving the Wi-Fi (or a port scan) resets connections the server has not yet taken: eventlet
+    stopped serving the LAN's https port for good at the first of them."""
+    probe = tmp_path / "resets.py"
+    probe.write_text(RESETS)
+    setup = f"ip link set lo up && ip addr add {LAN}/32 dev lo && ip route add default dev lo"
+    command = f"{setup} && exec {sys.executable} {probe} {free_port()} {tmp_path / 'instance'} {ROOT}"
+    done = subprocess.run(["unshare", "-n", "sh", "-c", command], capture_output=True, text=True, timeout=120)
+    assert "BEFORE HTTP/1.1 200 OK" in done.stdout, done.stdout + done.stderr
+    assert "AFTER HTTP/1.1 200 OK" in done.stdout, done.stdout + done.stderr
+
+
 @needs_netns
 def test_a_computer_on_no_network_says_so_at_start(tmp_path):
     """A laptop not on any Wi-Fi: the banner says that phones get an address once it joins one."""
