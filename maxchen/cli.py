@@ -99,10 +99,10 @@ def main(argv=None, instance=None) -> int:
         return 2
     if bool(args.cert) != bool(args.key):
         top.error("--cert and --key go together")
-    _patch(args.async_mode)
-    from . import server
-
     try:
+        _patch(args.async_mode)
+        from . import server
+
         server.run(args)
     except KeyboardInterrupt:  # Ctrl+C: what the banner says stops it
         print("maxchen stopped.", flush=True)

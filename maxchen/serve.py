@@ -25,10 +25,13 @@ def secret_key(folder: Path) -> str:
     if os.environ.get("MAXCHEN_SECRET_KEY"):
         return os.environ["MAXCHEN_SECRET_KEY"]
     path = folder / "secret_key"
-    if not path.exists():
-        folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or not path.read_bytes().strip():  # none yet, or left empty by a write cut short
         tls.write_private(path, secrets.token_hex(32).encode())
-    return path.read_text().strip()
+    try:
+        return path.read_bytes().decode("ascii").strip()
+    except UnicodeDecodeError:
+        raise ValueError(f"{path.name} holds no text: delete it (everyone signs in again)") from None
 
 
 def listeners(args, instance: Path) -> list[tuple[str, int, tuple | None]]:

@@ -181,6 +181,13 @@ def _store(redis_url, database):
 def run(args):
     """Start the server the command line asks for (maxchen/cli.py parsed `args`); returns when it stops."""
     instance = Path(args.instance).resolve()
+    try:  # the instance folder first: the session key, then the certificate, go there
+        secret = serve.secret_key(instance)
+        spots = serve.listeners(args, instance)
+    except (OSError, ValueError) as error:  # a file, a read-only disk, a key that is no text
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        print(f"maxchen: cannot keep its files in {instance}: {reason} (elsewhere: --instance DIR)", file=sys.stderr)
+        sys.exit(1)
     database = args.db or str(instance / "maxchen.db")
     try:
         store = _store(args.redis, database)
@@ -188,13 +195,12 @@ def run(args):
         print(f"maxchen: {error}", file=sys.stderr)
         sys.exit(1)
     try:
-        spots = serve.listeners(args, instance)
         config = {
             "ASYNC_MODE": args.async_mode,
             "ROOMS": Rooms(store=store, presence=RedisPresence(store.client, store.prefix) if args.redis else None),
             "BUS": RedisBus(store.client, store.prefix, socketio.sleep) if args.redis else None,
             "MESSAGE_QUEUE": args.redis,
-            "SECRET_KEY": serve.secret_key(instance),
+            "SECRET_KEY": secret,
             "MAXCHEN_HOSTS": serve.trusted_hosts(spots, args.public_host),
             "SHARE_URL": serve.share_url(spots),
             "PROXIES": args.proxies,

@@ -1,6 +1,7 @@
 """End to end: the real server process (`python app.py`) and real clients."""
 
 import signal
+import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -12,7 +13,7 @@ import socketio
 from maxchen.client import Player, create_room, join_room, simple_move
 from maxchen.errors import IllegalMove
 
-from .conftest import Server
+from .conftest import ROOT, Server
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 import play_bots  # noqa: E402
@@ -166,6 +167,45 @@ def test_ctrl_c_stops_the_server_in_one_line():
     assert server.process.wait(20) == 0
     said = server.stop()
     assert said.rstrip().endswith("maxchen stopped.") and "Traceback" not in said
+
+
+@pytest.mark.parametrize("where", ["a file", "under a file", "a key of bytes", "a key that is a folder"])
+def test_an_instance_folder_it_cannot_use_is_one_line(tmp_path, where):
+    """--instance at a file, below one, or holding a session key that is no text: one line, exit 1, nothing
+    changed (a traceback of 20 lines before, or "cannot listen on port")."""
+    folder = tmp_path / "instance"
+    if where in ("a file", "under a file"):
+        folder.write_text("notes")
+        folder = folder / "sub" if where == "under a file" else folder
+    else:
+        folder.mkdir()
+        key = folder / "secret_key"
+        key.write_bytes(bytes(range(128, 192))) if where == "a key of bytes" else key.mkdir()
+    before = sorted((p.name, p.stat().st_size) for p in tmp_path.rglob("*"))
+    done = subprocess.run(
+        [sys.executable, "app.py", "--host", "127.0.0.1", "--port", "1", "--instance", str(folder)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1 and done.stderr.startswith(f"maxchen: cannot keep its files in {folder}: ")
+    assert len(done.stderr.splitlines()) == 1 and "elsewhere: --instance DIR" in done.stderr
+    assert sorted((p.name, p.stat().st_size) for p in tmp_path.rglob("*")) == before
+
+
+def test_an_empty_session_key_file_is_made_anew(tmp_path):
+    """A key file left empty (a write cut short): a new key, and pages that need a session work."""
+    (tmp_path / "secret_key").write_text("")
+    server = Server(instance=str(tmp_path)).wait_ready()
+    try:
+        made = requests.post(
+            server.url + "/rooms", data={"name": "Ann"}, headers={"Origin": server.url}, allow_redirects=False
+        )
+        assert made.status_code == 303
+        assert len((tmp_path / "secret_key").read_text()) == 64
+    finally:
+        server.stop()
 
 
 def test_two_doubts_in_the_same_instant_count_once(server):
