@@ -20,7 +20,7 @@ from .names import clean_name, looks_like
 from .rooms import CLAIM_SECONDS
 from .rulesets import DEFAULT, RULESETS
 from .store import BrokenRow
-from .table import CODE_ALPHABET, COUNTDOWN, ROOM_TTL, hash_token, new_code, ruleset_name
+from .table import CODE_ALPHABET, COUNTDOWN, LOADINGS, ROOM_TTL, hash_token, new_code, ruleset_name
 
 # What every saved class holds (`create`): one that lacks any of it is refused as `class_broken`.
 CLASS_FIELDS = frozenset(
@@ -50,16 +50,33 @@ MAX_STUDENTS = 60
 MAX_TABLES = 60  # tables a class ever opens (moving students to new tables opens more)
 
 
+def _number(value, *kinds) -> bool:
+    return isinstance(value, kinds) and not isinstance(value, bool)
+
+
 def _readable(data: dict) -> bool:
-    """A saved class's own fields have the types `create` and `join` give them."""
-    students, tables = data["students"], data["tables"]
+    """A saved class's own fields have the types `create`, `join` and the desk's moves give them."""
+    students, tables, loaded = data["students"], data["tables"], data["loaded"]
     return (
         all(isinstance(data[key], str) for key in ("code", "rules", "teacher"))
+        and data["rules"] in RULESETS
         and isinstance(data["options"], dict)
+        and _number(data["version"], int)
+        and _number(data["size"], int)
+        and all(_number(data.get(key, 0), int, float) for key in ("touched", "paused_at"))
+        and (data["ends_at"] is None or _number(data["ends_at"], int, float))
+        and all(isinstance(data[key], bool) for key in ("seated", "closed", "paused"))
         and isinstance(students, list)
         and all(isinstance(s, dict) and all(isinstance(s.get(k), str) for k in STUDENT) for s in students)
         and isinstance(tables, list)
         and all(isinstance(table, str) for table in tables)
+        and (
+            loaded is None
+            or isinstance(loaded, dict)
+            and loaded.get("table") in tables
+            and loaded.get("six") in LOADINGS
+            and isinstance(loaded.get("revealed"), bool)
+        )
     )
 
 
@@ -92,6 +109,7 @@ class Classrooms:
         self.changed = lambda code, seated: None
         self._locks = Locks()
         self._broken = Unreadable("class", "class_broken")
+        self._sound: set[str] = set()  # classes whose tables this process found to be theirs
 
     @contextmanager
     def _locked(self, code):
@@ -112,7 +130,19 @@ class Classrooms:
             raise self._broken.refuse(code, "no class of ours")
         if data["code"] != code:  # saved under another code: a change would be saved over that class
             raise self._broken.refuse(code, f"saved as {data['code']!r}")
+        if code not in self._sound:  # once per process: a table that is another class's room, or nobody's
+            foreign = [table for table in data["tables"] if self._classroom_of(table) not in (code, None)]
+            if foreign:
+                raise self._broken.refuse(code, f"tables of another: {foreign}")
+            self._sound.add(code)
         return data
+
+    def _classroom_of(self, table: str) -> str | None:
+        """The class a room belongs to ("" for a room of no class); None when it is gone or does not load."""
+        try:
+            return self.rooms.load(table).classroom or ""
+        except IllegalMove:
+            return None
 
     def _save(self, data: dict, seated=()) -> None:
         data["version"] += 1

@@ -6,6 +6,7 @@ import shutil
 
 import pytest
 
+from maxchen.classroom import Classrooms
 from maxchen.errors import IllegalMove
 from maxchen.fastjson import MAX_DEPTH
 from maxchen.rooms import Rooms
@@ -184,7 +185,22 @@ def test_a_row_saved_under_another_rooms_code_never_writes_over_that_room(tmp_pa
 
 
 @pytest.mark.parametrize(
-    "change", [{"students": [{"id": 5}]}, {"teacher": 7}, {"tables": [None]}, {"options": []}, {"code": "OTHER1"}]
+    "change",
+    [
+        {"students": [{"id": 5}]},
+        {"teacher": 7},
+        {"tables": [None]},
+        {"options": []},
+        {"code": "OTHER1"},
+        {"version": "1"},
+        {"rules": "chess"},
+        {"loaded": "x"},
+        {"loaded": {}},
+        {"loaded": {"table": "ABCDE", "six": 0.5, "revealed": False}},
+        {"paused_at": "x"},
+        {"ends_at": "soon"},
+        {"seated": "yes"},
+    ],
 )
 def test_a_class_whose_fields_have_other_types_reads_as_class_broken(tmp_path, change):
     """A class row edited by hand: the desk, the class page and a student's join say `class_broken`."""
@@ -232,6 +248,23 @@ def test_the_health_check_says_the_stores_state_and_no_secret(make_store, monkey
     down = client.get("/healthz")
     assert down.status_code == 503 and down.json["status"] == "store_down"
     assert "hunter2" not in down.get_data(as_text=True) and "a-secret-key" not in down.get_data(as_text=True)
+
+
+def test_a_class_whose_tables_name_another_rooms_code_reads_as_class_broken(tmp_path):
+    """A class row that lists a room of nobody's class (or of another class) among its tables: the class is
+    broken, and that room's players are never seated over, started or shown on the class's board."""
+    rooms = Rooms(store=SqliteStore(tmp_path / "maxchen.db"), dice=FixedDice())
+    xavier = rooms.create("Xavier")
+    rooms.join(xavier["code"], "Yara")
+    classes = Classrooms(rooms)
+    code = classes.create()["code"]
+    _break(rooms.store, code, json.dumps({**rooms.store.load_class(code), "tables": [xavier["code"]]}), kind="class")
+    classes = Classrooms(Rooms(store=SqliteStore(tmp_path / "maxchen.db"), dice=FixedDice()))  # started again
+    with pytest.raises(IllegalMove) as refused:
+        classes.join(code, "Eve")
+    assert refused.value.reason == "class_broken"
+    assert [seat.name for seat in rooms.load(xavier["code"]).seats] == ["Xavier", "Yara"]
+    assert rooms.load(xavier["code"]).phase == "lobby"
 
 
 def test_the_health_check_says_store_down_when_the_disk_of_the_database_is_full(tmp_path, monkeypatch):
