@@ -1676,6 +1676,7 @@ def test_the_fair_page_on_a_phone_from_the_rules_rolls_a_pasted_cup_again(browse
     phone.page.goto(server.url + "/rules")
     phone.page.click("a[href='/fair']")
     phone.page.wait_for_selector("h1:text('Честные кости')")
+    phone.page.wait_for_load_state("load")  # its form's script too (a click before it reloads the page)
     form, result = "#fair-check", "#fair-result"
     assert phone.page.input_value(f"{form} input[name=dice]") == " ".join(map(str, fair.faces(fair.EXAMPLE, 2)))
     phone.page.click(f"{form} button[type=submit]")
