@@ -20,7 +20,7 @@ from .names import clean_name, looks_like
 from .rooms import CLAIM_SECONDS
 from .rulesets import DEFAULT, RULESETS
 from .store import BrokenRow
-from .table import CODE_ALPHABET, COUNTDOWN, LOADINGS, ROOM_TTL, hash_token, new_code, ruleset_name
+from .table import CODE_ALPHABET, COUNTDOWN, LOADINGS, ROOM_TTL, hash_token, new_code, of_type, ruleset_name
 
 # What every saved class holds (`create`): one that lacks any of it is refused as `class_broken`.
 CLASS_FIELDS = frozenset(
@@ -50,10 +50,6 @@ MAX_STUDENTS = 60
 MAX_TABLES = 60  # tables a class ever opens (moving students to new tables opens more)
 
 
-def _number(value, *kinds) -> bool:
-    return isinstance(value, kinds) and not isinstance(value, bool)
-
-
 def _readable(data: dict) -> bool:
     """A saved class's own fields have the types `create`, `join` and the desk's moves give them."""
     students, tables, loaded = data["students"], data["tables"], data["loaded"]
@@ -61,10 +57,10 @@ def _readable(data: dict) -> bool:
         all(isinstance(data[key], str) for key in ("code", "rules", "teacher"))
         and data["rules"] in RULESETS
         and isinstance(data["options"], dict)
-        and _number(data["version"], int)
-        and _number(data["size"], int)
-        and all(_number(data.get(key, 0), int, float) for key in ("touched", "paused_at"))
-        and (data["ends_at"] is None or _number(data["ends_at"], int, float))
+        and of_type(data["version"], int)
+        and of_type(data["size"], int)
+        and all(of_type(data.get(key, 0), int, float) for key in ("touched", "paused_at"))
+        and (data["ends_at"] is None or of_type(data["ends_at"], int, float))
         and all(isinstance(data[key], bool) for key in ("seated", "closed", "paused"))
         and isinstance(students, list)
         and all(isinstance(s, dict) and all(isinstance(s.get(k), str) for k in STUDENT) for s in students)

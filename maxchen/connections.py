@@ -189,18 +189,24 @@ def eventlet_protocol(unlimited=()):
     waiting: dict[str, dict] = collections.defaultdict(dict)
     holding: collections.Counter = collections.Counter()  # address -> open connections
     idle: collections.Counter = collections.Counter()  # address -> connections between two requests
-    refused_at: dict[str, float] = {}  # address -> when its last refusal was logged
+    logged_at: dict[tuple, float] = {}  # (address, kind) -> when its last refusal was logged
     hub = eventlet.hubs.get_hub()
 
-    def _tls_refused(address, error):
-        """One line a minute per address and kind, not eventlet's traceback for each connection."""
-        plain = getattr(error, "reason", None) == "HTTP_REQUEST"
+    def _once_a_minute(address, kind) -> bool:
+        """Whether a refusal of this kind from this address is logged now: one line a minute at most."""
         now = time.monotonic()
-        if now - refused_at.get((address, plain), -60) < 60:
+        if now - logged_at.get((address, kind), -60) < 60:
+            return False
+        if len(logged_at) > 10_000:
+            logged_at.clear()
+        logged_at[address, kind] = now
+        return True
+
+    def _tls_refused(address, error):
+        """A line, not eventlet's traceback for each connection."""
+        plain = getattr(error, "reason", None) == "HTTP_REQUEST"
+        if not _once_a_minute(address, "http" if plain else "tls"):
             return
-        if len(refused_at) > 10_000:
-            refused_at.clear()
-        refused_at[address, plain] = now
         if plain:
             log.warning("%s asked for http:// at an https:// address (the address begins with https://)", address)
         else:
@@ -236,11 +242,7 @@ def eventlet_protocol(unlimited=()):
                 return super().handle()
             if holding[address] >= open_per_address:
                 self.close_connection = 1
-                now = time.monotonic()
-                if now - refused_at.get(address, -60) >= 60:
-                    if len(refused_at) > 10_000:
-                        refused_at.clear()
-                    refused_at[address] = now
+                if _once_a_minute(address, "open"):
                     log.warning("refused connections from %s: %d open already", address, holding[address])
                 return
             holding[address] += 1

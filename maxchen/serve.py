@@ -16,6 +16,7 @@ from . import connections, tls
 
 log = logging.getLogger(__name__)
 
+WILDCARDS = ("0.0.0.0", "::", "")  # a --host that means every address of this machine
 BACKLOG = 1024  # connections waiting to be accepted: a whole class joins in the same second
 YOUNG_GC = 10_000  # allocations between young collections (CPython: 700)
 
@@ -44,7 +45,7 @@ def listeners(args, instance: Path) -> list[tuple[str, int, tuple | None]]:
         return [(args.host, args.port, None)]
     if tls.is_loopback(args.host):
         return [(args.host, args.port, None)]
-    wildcard = args.host in ("0.0.0.0", "::", "")
+    wildcard = args.host in WILDCARDS
     lan = tls.lan_addresses() if wildcard else [args.host]
     pair = (Path(args.cert), Path(args.key)) if args.cert and args.key else tls.ensure_certificate(instance, lan)
     found = [("127.0.0.1", args.port, None)] if wildcard else []
@@ -57,7 +58,7 @@ def trusted_hosts(spots, public=()) -> list[str]:
 
     name = socket.gethostname()
     hosts = ["localhost", "127.0.0.1", name, f"{name}.local", *(host for host, _, _ in spots), *public]
-    return [host for host in dict.fromkeys(hosts) if host not in ("0.0.0.0", "::", "")]
+    return [host for host in dict.fromkeys(hosts) if host not in WILDCARDS]
 
 
 def share_url(spots) -> str | None:
@@ -183,13 +184,15 @@ def bind(app, spots, mode, unlimited=()):
     return serve
 
 
-def banner(spots, mode, instance: Path, lonely=False):
-    """What the terminal shows once the server is up: addresses, a QR code, where its files are, how to stop.
-    `lonely`: it would serve phones on the network, but this computer is on none."""
+def banner(args, spots, instance: Path):
+    """What the terminal shows once the server is up: addresses, a QR code, where its files are, how to stop;
+    and when it would serve phones on the network, but this computer is on none."""
     import segno
 
     local = [url(*spot) for spot in spots if not spot[2]]
     lan = [url(*spot) for spot in spots if spot[2]]
+    lonely = not args.no_tls and args.host in WILDCARDS and not lan
+    mode = args.async_mode
     print(f"maxchen ({mode}) is up. Press Ctrl+C to stop it.", flush=True)
     for address in local:
         print(f"  On this computer:       {address}", flush=True)

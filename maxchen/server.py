@@ -178,6 +178,12 @@ def _store(redis_url, database):
     return MemoryStore() if database == "memory" else SqliteStore(database)
 
 
+def _stop(why) -> None:
+    """The server cannot start: one line that says why, and exit 1."""
+    print(f"maxchen: {why}", file=sys.stderr)
+    sys.exit(1)
+
+
 def run(args):
     """Start the server the command line asks for (maxchen/cli.py parsed `args`); returns when it stops."""
     instance = Path(args.instance).resolve()
@@ -186,14 +192,12 @@ def run(args):
         spots = serve.listeners(args, instance)
     except (OSError, ValueError) as error:  # a file, a read-only disk, a key that is no text
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-        print(f"maxchen: cannot keep its files in {instance}: {reason} (elsewhere: --instance DIR)", file=sys.stderr)
-        sys.exit(1)
+        _stop(f"cannot keep its files in {instance}: {reason} (elsewhere: --instance DIR)")
     database = args.db or str(instance / "maxchen.db")
     try:
         store = _store(args.redis, database)
     except RuntimeError as error:  # a Redis that does not answer, a database file from a newer version
-        print(f"maxchen: {error}", file=sys.stderr)
-        sys.exit(1)
+        _stop(error)
     try:
         config = {
             "ASYNC_MODE": args.async_mode,
@@ -212,8 +216,7 @@ def run(args):
         serve_forever = serve.bind(app, spots, args.async_mode, unlimited=proxies)
     except OSError as error:
         busy = " (another program uses it: start with --port 5001)" if error.errno in BUSY else ""
-        print(f"maxchen: cannot listen on port {args.port}: {error.strerror or error}{busy}", file=sys.stderr)
-        sys.exit(1)
+        _stop(f"cannot listen on port {args.port}: {error.strerror or error}{busy}")
     socketio.start_background_task(_sweeper, app)
     if args.redis:  # several processes: presence's heartbeat, and the class boards hear the others' changes
         socketio.start_background_task(_heartbeat, app.extensions["maxchen.rooms"])
@@ -221,7 +224,6 @@ def run(args):
     socketio.start_background_task(app.extensions["maxchen.rooms"].wake)  # bots in games a restart interrupted
     socketio.start_background_task(app.extensions["maxchen.throttle"].sweep_forever, socketio.sleep)
     skeleton("")  # loads the look-alike table now, not at the first join (0.3 s)
-    lonely = not args.no_tls and args.host in ("0.0.0.0", "::", "") and not serve.share_url(spots)
-    serve.banner(spots, args.async_mode, instance, lonely)
+    serve.banner(args, spots, instance)
     serve.tune_gc()
     serve_forever()

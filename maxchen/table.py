@@ -79,7 +79,8 @@ class Seat:
     bot: str | None = None  # a computer player's strategy (it has no token: the server plays it)
 
 
-def _of(value, *types) -> bool:
+def of_type(value, *types) -> bool:
+    """`value` is of one of `types` (a bool counts as a number only where bool is named)."""
     return isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
 
 
@@ -87,22 +88,22 @@ def readable(data: dict) -> bool:
     """A saved room's own fields have the types a room gives them (its game's are its rule set's to check)."""
     seats = data.get("seats")
     return (
-        _of(data.get("code"), str)
-        and _of(data.get("options"), dict)
-        and _of(data.get("version"), int)
-        and _of(data.get("touched"), int, float)
-        and (data.get("host") is None or _of(data["host"], str))
-        and (data.get("game") is None or _of(data["game"], dict))
-        and _of(data.get("games", 0), int)
-        and all(_of(data.get(key) or [], list) for key in ("places", "results"))
-        and _of(data.get("counts") or {}, dict)
-        and _of(seats, list)
+        of_type(data.get("code"), str)
+        and of_type(data.get("options"), dict)
+        and of_type(data.get("version"), int)
+        and of_type(data.get("touched"), int, float)
+        and (data.get("host") is None or of_type(data["host"], str))
+        and (data.get("game") is None or of_type(data["game"], dict))
+        and of_type(data.get("games", 0), int)
+        and all(of_type(data.get(key) or [], list) for key in ("places", "results"))
+        and of_type(data.get("counts") or {}, dict)
+        and of_type(seats, list)
         and all(
-            _of(seat, dict)
-            and _of(seat.get("id"), str)
-            and _of(seat.get("name"), str)
-            and all(_of(seat.get(flag, False), bool) for flag in ("waiting", "left"))
-            and (seat.get("bot") is None or _of(seat["bot"], str))
+            of_type(seat, dict)
+            and of_type(seat.get("id"), str)
+            and of_type(seat.get("name"), str)
+            and all(of_type(seat.get(flag, False), bool) for flag in ("waiting", "left"))
+            and (seat.get("bot") is None or of_type(seat["bot"], str))
             for seat in seats
         )
     )
