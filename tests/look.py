@@ -35,21 +35,33 @@ def problems(page) -> list[str]:
     return found + page.evaluate(AXE_RUN)
 
 
+# The first shown element of a selector is wholly on screen without scrolling: inside the viewport and every
+# box that clips it (one the page does not display, `display: none`, is passed over).
+IN_VIEW = """(els) => {
+    const el = els.find((e) => e.getClientRects().length > 0);
+    if (!el) return false;
+    const r = el.getBoundingClientRect();
+    let top = 0, bottom = innerHeight;
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+        if (getComputedStyle(a).overflowY === "visible") continue;
+        const b = a.getBoundingClientRect();
+        top = Math.max(top, b.top); bottom = Math.min(bottom, b.bottom);
+    }
+    return r.height > 0 && r.top >= top - 1 && r.bottom <= bottom + 1;
+}"""
+
+
 def in_view(page, selector) -> bool:
-    """The first shown element of `selector` is wholly on screen without scrolling: inside the viewport
-    and every box that clips it (one the page does not display, `display: none`, is passed over)."""
-    return page.eval_on_selector_all(
-        selector,
-        """els => {
-            const el = els.find((e) => e.getClientRects().length > 0);
-            if (!el) return false;
-            const r = el.getBoundingClientRect();
-            let top = 0, bottom = innerHeight;
-            for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
-                if (getComputedStyle(a).overflowY === "visible") continue;
-                const b = a.getBoundingClientRect();
-                top = Math.max(top, b.top); bottom = Math.min(bottom, b.bottom);
-            }
-            return r.height > 0 && r.top >= top - 1 && r.bottom <= bottom + 1;
-        }""",
-    )
+    """The first shown element of `selector` (Playwright's selectors too) is wholly on screen now (IN_VIEW)."""
+    return page.eval_on_selector_all(selector, IN_VIEW)
+
+
+def comes_into_view(page, selector, timeout=10_000) -> bool:
+    """It is, or gets there within `timeout` ms (a card sliding in, a push redrawing the table); CSS only."""
+    from playwright.sync_api import TimeoutError as NotThere
+
+    try:
+        page.wait_for_function(f"(s) => ({IN_VIEW})([...document.querySelectorAll(s)])", arg=selector, timeout=timeout)
+    except NotThere:
+        return False
+    return True

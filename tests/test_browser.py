@@ -1856,7 +1856,7 @@ def test_the_room_table_on_a_tv_invites_in_the_lobby_and_shows_the_bids_in_play(
     page.wait_for_selector("body[data-show=table] #table .bid-history li:not(.standing)")
     page.wait_for_function(look.AT_REST)  # (a loaded machine: the card may still be sliding in)
     chip = page.locator("#table .bid-history li:not(.standing)")  # the standing bid is the card above it
-    assert chip.count() == 1 and look.in_view(page, "#table .bid-history li") and "Anke" in chip.inner_text()
+    assert chip.count() == 1 and look.comes_into_view(page, "#table .bid-history li") and "Anke" in chip.inner_text()
     chip.locator(".die").wait_for(state="visible")  # (a push may redraw the table between two looks)
     assert chip.locator(".die").bounding_box()["width"] >= 48 and not page.is_visible("#table .bid-history .standing")
     sizes = page.evaluate(BOARD_SIZES)
