@@ -12,7 +12,7 @@ import secrets
 import ssl
 from pathlib import Path
 
-from . import connections, tls
+from . import connections, paths, tls
 
 log = logging.getLogger(__name__)
 
@@ -25,10 +25,9 @@ def secret_key(folder: Path) -> str:
     """MAXCHEN_SECRET_KEY, else a key made once and kept in the instance folder."""
     if os.environ.get("MAXCHEN_SECRET_KEY"):
         return os.environ["MAXCHEN_SECRET_KEY"]
-    path = folder / "secret_key"
-    folder.mkdir(parents=True, exist_ok=True)
-    if not path.exists() or not path.read_bytes().strip():  # none yet, or left empty by a write cut short
-        tls.write_private(path, secrets.token_hex(32).encode())
+    path = paths.private_folder(folder) / "secret_key"
+    if not paths.private_file(path).read_bytes().strip():  # none yet, or left empty by a write cut short
+        paths.write_private(path, secrets.token_hex(32).encode())
     try:
         return path.read_bytes().decode("ascii").strip()
     except UnicodeDecodeError:

@@ -187,7 +187,9 @@ def _stop(why) -> None:
 def run(args):
     """Start the server the command line asks for (maxchen/cli.py parsed `args`); returns when it stops."""
     instance = Path(args.instance).resolve()
-    try:  # the instance folder first: the session key, then the certificate, go there
+    try:  # the instance folder first, ours alone: the session key, then the certificate, go there
+        if instance.is_dir():  # else made by what keeps a file there (none may: Redis, MAXCHEN_SECRET_KEY, --no-tls)
+            paths.private_folder(instance)
         secret = serve.secret_key(instance)
         spots = serve.listeners(args, instance)
     except (OSError, ValueError) as error:  # a file, a read-only disk, a key that is no text

@@ -31,6 +31,7 @@ from collections import deque
 from pathlib import Path
 
 from . import fastjson as json
+from . import paths
 from .errors import IllegalMove
 
 LOG_FIELDS = (
@@ -310,7 +311,7 @@ class SqliteStore:
         self.path = Path(path)
         self.room_cap = room_cap
         self._logged: dict[str, int] = {}  # code -> entries in its log, once counted
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._private()
         self._lock = threading.Lock()
         self._cache: dict[str, tuple[str, list[str]]] = {}  # code -> (JSON, token hashes)
         self._db = None
@@ -335,6 +336,17 @@ class SqliteStore:
                 f" {self.path.name}-wal beside it) away, or put a copy you kept in its place, and start again;"
                 " without it a new, empty one is made."
             ) from None
+
+    def _private(self):
+        """The file, its -wal and -shm for this user only (0600): SQLite gives those two the file's own mode."""
+        if str(self.path) in ("", ":memory:"):
+            return
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        with contextlib.suppress(OSError):  # a folder there, a read-only disk: sqlite3 says so below
+            paths.private_file(self.path)
+            for left in (self.path.with_name(self.path.name + end) for end in ("-wal", "-shm", "-journal")):
+                if left.is_file():  # left by a process that was killed, in the file's old mode
+                    paths.private_file(left)
 
     def migrate(self):
         """Bring an older file up to the current schema; never drop data."""

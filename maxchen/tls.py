@@ -7,7 +7,6 @@ the addresses change or it nears its end.
 
 import datetime
 import ipaddress
-import os
 from pathlib import Path
 
 import ifaddr
@@ -15,6 +14,8 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+from . import paths
 
 VALID_DAYS = 365
 RENEW_DAYS = 30
@@ -62,11 +63,10 @@ def _still_good(cert_path: Path, addresses) -> bool:
 
 def ensure_certificate(folder, addresses) -> tuple[Path, Path]:
     """(cert, key) in `folder` covering localhost and `addresses`; made or renewed as needed."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = paths.private_folder(Path(folder))
     cert_path, key_path = folder / "cert.pem", folder / "key.pem"
     if key_path.exists() and _still_good(cert_path, addresses):
-        return cert_path, key_path
+        return cert_path, paths.private_file(key_path)
     key = ec.generate_private_key(ec.SECP256R1())
     now = datetime.datetime.now(datetime.UTC)
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "maxchen party server")])
@@ -88,13 +88,6 @@ def ensure_certificate(folder, addresses) -> tuple[Path, Path]:
     key_bytes = key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
     )
-    write_private(key_path, key_bytes)
+    paths.write_private(key_path, key_bytes)
     cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
     return cert_path, key_path
-
-
-def write_private(path, data: bytes):
-    """Write a secret readable by the owner only."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o600)
-    with os.fdopen(fd, "wb") as out:
-        out.write(data)

@@ -10,6 +10,7 @@ import pytest
 import requests
 import socketio
 
+from maxchen import paths
 from maxchen.client import Player, create_room, join_room, simple_move
 from maxchen.errors import IllegalMove
 
@@ -178,9 +179,9 @@ def test_an_instance_folder_it_cannot_use_is_one_line(tmp_path, where):
         folder.write_text("notes")
         folder = folder / "sub" if where == "under a file" else folder
     else:
-        folder.mkdir()
+        folder.mkdir(mode=0o700)  # private already: a looser one says so in a line more (tests/test_private.py)
         key = folder / "secret_key"
-        key.write_bytes(bytes(range(128, 192))) if where == "a key of bytes" else key.mkdir()
+        paths.write_private(key, bytes(range(128, 192))) if where == "a key of bytes" else key.mkdir()
     before = sorted((p.name, p.stat().st_size) for p in tmp_path.rglob("*"))
     done = subprocess.run(
         [sys.executable, "app.py", "--host", "127.0.0.1", "--port", "1", "--instance", str(folder)],
