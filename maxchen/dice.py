@@ -58,6 +58,7 @@ class LoadedDice:
 
     def __init__(self, six: Fraction, base=None):
         self.six = Fraction(six)
+        self.weights = fair.weights(self.six)  # every pending cup's, in its commit before the shake
         self._random = getattr(base, "_random", None) or secrets.SystemRandom()
         self._fair = base is None or getattr(base, "reads_seeds", False)
         if hasattr(base, "draw"):
@@ -68,8 +69,8 @@ class LoadedDice:
         return [6 if self._random.random() < self.six else self._random.randint(1, 5) for _ in range(count)]
 
     def cast(self, count: int, cup: dict) -> list[int]:
-        """A cup's loaded dice: its record says how they were loaded (its weights)."""
-        cup["weights"] = list(fair.weights(self.six))
+        """A cup's loaded dice: its record's weights, bound by its commit before the shake (a cup committed
+        before its table was loaded, or saved before loadings were bound, has none: it rolls fair)."""
         return fair.faces(cup, count) if self._fair else self.roll(count)
 
 
@@ -78,6 +79,7 @@ class Placed:
 
     def __init__(self, dice, room: str, game: int):
         self.dice, self.room, self.game = dice, room, game
+        self.weights = getattr(dice, "weights", None)  # a loaded game's, for each cup's commit
         if hasattr(dice, "draw"):
             self.draw = dice.draw
 

@@ -2,13 +2,15 @@
 
 Every cup since this scheme: before it is rolled the server draws a secret
 server seed (32 bytes, 64 hex digits) and everyone sees its commit,
-`sha256(server_seed)` in hex. The shake brings the roller's own client seed
+`sha256(server_seed)` in hex; a loaded cup's commit covers its weights too,
+`sha256(server_seed + ":" + "3,3,3,3,3,5")`, so its loading is fixed before
+the shake (`commit_of`). The shake brings the roller's own client seed
 (32 to 64 hex digits; the server draws one when none comes). The dice are
 then read from `HMAC-SHA256(key=server_seed, msg=client_seed:room:game:
 round:seat:counter)`, counter 0, 1, … as long as dice are missing, byte by
 byte: a byte below 252 gives the face `byte % 6 + 1`, a higher one is
-skipped. A loaded table of a lesson maps with weights instead (`faces`).
-The reveal publishes the server seed: anyone can check the commit and roll
+skipped. A loaded table of a lesson maps with weights instead (`faces`),
+secret until the reveal as the seed is. The reveal publishes the server seed: anyone can check the commit and roll
 the dice again. `check` does; scripts/check_fair.py does it without us.
 
 Older cups (saved before) carry a seal: `sha256("6,5:" + salt)`, opened by
@@ -116,21 +118,30 @@ def new_seed() -> str:
         return seed
 
 
-def commit_of(server_seed: str) -> str:
-    """What everyone sees before the roll: sha256 of the server seed's 64 hex digits, in hex."""
-    return hashlib.sha256(server_seed.encode("ascii")).hexdigest()
+def commit_of(server_seed: str, weights=None) -> str:
+    """What everyone sees before the roll: sha256 of the server seed's 64 hex digits, in hex; for a loaded cup
+    (weights other than FAIR) of the seed, a colon and its weights ("…:3,3,3,3,3,5"): one commit opens for one
+    loading only, chosen before the shake. Fair cups' commits are the same as before loadings were bound."""
+    text = server_seed
+    if weights and tuple(weights) != FAIR:
+        text += ":" + ",".join(str(weight) for weight in weights)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 CONTEXT = ("room", "game", "round", "seat")  # where a cup is rolled: the message's fields after the client seed
 
 
-def pending(room: str = "", game: int = 0, round: int = 0, seat: int = 0, draw=new_seed) -> dict:  # noqa: A002
+def pending(room: str = "", game: int = 0, round: int = 0, seat: int = 0, draw=new_seed, weights=None) -> dict:  # noqa: A002
     """A cup about to be rolled: its secret server seed, the commit shown for it and where it is rolled
     (shown with the commit, so that nobody can change the message's fields after the shake). `seat`: the
     roller's place in the game's seating, from 1 (no player id: the CSV names nobody). `draw`: where seeds
-    come from (a replayed test's dice draw their own)."""
+    come from (a replayed test's dice draw their own). `weights`: a loaded table's (secret, in the commit)."""
     seed = draw()
-    return {"seed": seed, "commit": commit_of(seed), "room": room, "game": game, "round": round, "seat": seat}
+    commit = commit_of(seed, weights)
+    before = {"seed": seed, "commit": commit, "room": room, "game": game, "round": round, "seat": seat}
+    if weights:
+        before["weights"] = list(weights)
+    return before
 
 
 def client_seed(value) -> str | None:
@@ -155,14 +166,17 @@ def weights(six) -> tuple[int, ...]:
 
 def cup(before: dict, seed: str | None, draw=new_seed) -> dict:
     """A cup's record from its pending cup and the roller's seed (drawn here when none came): everything its
-    dice are read from; `server_seed` is the secret until the reveal."""
-    return {
+    dice are read from; `server_seed` (and a loaded cup's `weights`) are secret until the reveal."""
+    record = {
         "commit": before["commit"],
         "server_seed": before["seed"],
         "client_seed": seed or draw()[:32],
         "by": "player" if seed else "server",
         **{field: before[field] for field in CONTEXT},
     }
+    if before.get("weights"):
+        record["weights"] = list(before["weights"])
+    return record
 
 
 def message(record: dict, counter: int) -> bytes:
@@ -232,6 +246,18 @@ def cups(view: dict) -> dict:
     return shown
 
 
+# A CSV row without a server seed says why in its `unchecked` column (scripts/check_fair.py fails one that
+# does not): rolled before the seeds existed (no commit), or held back while a lesson's hunt runs.
+UNCHECKED = ("before_seeds", "held")
+
+
+def unchecked(commit: str, held: bool) -> str:
+    """A CSV row's `unchecked` mark, from its commit cell and whether a hunt holds its table's seeds back."""
+    if not commit:
+        return UNCHECKED[0]
+    return UNCHECKED[1] if held else ""
+
+
 def agrees(record: dict, seen: dict) -> bool | None:
     """Whether a revealed cup's record is the one a view showed before: its commit, where it is rolled, and
     the roller's seed once it was shown (a server cannot change the message after the shake). None: that
@@ -258,8 +284,9 @@ def held(records):
 
 
 def check(record, dice, loaded: str | None = None) -> bool:
-    """Whether a revealed cup's record opens its commit and gives exactly `dice` (in any order); weights
-    only as the table's told loading `loaded` ("1/4", …) has them, none on fair dice."""
+    """Whether a revealed cup's record opens its commit (which covers its weights: `commit_of`) and gives
+    exactly `dice` (in any order); weights only as the table's told loading `loaded` ("1/4", …) has them,
+    none on fair dice."""
     try:
         weights_of = record.get("weights")  # none (fair dice) always; else the told loading's
         if weights_of and tuple(weights_of) != (weights(loaded) if loaded else None):
@@ -267,7 +294,7 @@ def check(record, dice, loaded: str | None = None) -> bool:
         seed = record["server_seed"]
         if not isinstance(seed, str) or not re.fullmatch(r"[0-9a-f]{64}", seed):
             return False
-        if not hmac.compare_digest(commit_of(seed), str(record["commit"])):
+        if not hmac.compare_digest(commit_of(seed, weights_of), str(record["commit"])):
             return False
         if not isinstance(dice, list | tuple) or not all(type(die) is int for die in dice):
             return False

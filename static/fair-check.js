@@ -1,26 +1,13 @@
-// The room page's check of a reveal (static/fair.js loads it with js-sha256 at the first reveal): the
-// dice again from the seeds, as maxchen/fair.py `faces` reads them, or an old cup's seal from its salt.
+// The room page's check of a reveal (static/fair.js loads it with js-sha256 and seeds.js at the first reveal):
+// the commit and the dice again from the seeds (seeds.js), or an old cup's seal from its salt.
 (() => {
   "use strict";
 
   const M = window.maxchen;
   let warned = "";
 
-  function roll(cup, count) {
-    const weights = (cup.dataset.weights || "1 1 1 1 1 1").split(" ").map(Number);
-    const total = weights.reduce((a, b) => a + b, 0);
-    const limit = 256 - (256 % total);
-    const dice = [];
-    for (let counter = 0; dice.length < count && counter < 64; counter++) {
-      for (const byte of sha256.hmac.array(cup.dataset.serverSeed, cup.dataset.message + ":" + counter)) {
-        if (byte >= limit || dice.length === count) continue;
-        let rest = byte % total, face = 0;
-        while (rest >= weights[face]) rest -= weights[face++];
-        dice.push(face + 1);
-      }
-    }
-    return dice;
-  }
+  const weightsOf = (cup) => (cup.dataset.weights ? cup.dataset.weights.split(" ").map(Number) : null);
+  const roll = (cup, count) => window.fairSeeds.roll(cup.dataset.serverSeed, cup.dataset.message, weightsOf(cup), count);
   const sorted = (dice) => [...dice].sort().join();
 
   const LOADED = { "1/4": "3 3 3 3 3 5", "1/3": "2 2 2 2 2 5", "1/2": "1 1 1 1 1 5" };
@@ -44,7 +31,7 @@
     if (mine && client !== mine) return false;
     const told = document.querySelector("#table .notice.loaded"); // weights only as the table was told
     if (cup.dataset.weights && cup.dataset.weights !== (told && LOADED[told.dataset.six])) return false;
-    if (sha256(cup.dataset.serverSeed) !== cup.dataset.commitment) return false;
+    if (window.fairSeeds.commit(cup.dataset.serverSeed, weightsOf(cup)) !== cup.dataset.commitment) return false;
     return sorted(roll(cup, shown.length)) === sorted(shown);
   }
 

@@ -34,12 +34,12 @@
   }
 
 
-  // js-sha256 (no crypto.subtle on http) and the checker come with the first reveal.
+  // js-sha256 (no crypto.subtle on http), seeds.js and the checker come with the first reveal.
   let loading = null;
   function withChecker(then) {
     if (M.fair.markAll) return then();
     if (!loading) {
-      loading = [document.body.dataset.sha256, document.body.dataset.check].map((src) => {
+      loading = [document.body.dataset.sha256, document.body.dataset.seeds, document.body.dataset.check].map((src) => {
         const script = document.createElement("script");
         script.src = src;
         script.async = false;
@@ -47,7 +47,7 @@
         return script;
       });
     }
-    loading[1].addEventListener("load", then, { once: true });
+    loading[2].addEventListener("load", then, { once: true });
   }
 
   const judged = new Map();

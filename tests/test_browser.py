@@ -1700,6 +1700,31 @@ def test_the_fair_page_on_a_phone_from_the_rules_rolls_a_pasted_cup_again(browse
     phone.page.wait_for_selector("text=Честные кости")
 
 
+def test_the_fair_page_holds_a_loaded_cup_to_the_weights_its_commit_covers(browser, server):
+    """A loaded cup's commit covers its weights (maxchen/fair.py `commit_of`): the form passes it with them, and
+    fails it with the weights of another loading, though those give the dice pasted (seeds.js, check.js)."""
+    phone = Phone(browser, server.url)
+    phone.page.goto(server.url + "/fair")
+    phone.page.wait_for_load_state("load")
+    form, result = "#fair-check", "#fair-result"
+    record = {**fair.EXAMPLE, "weights": list(fair.weights("1/4"))}
+    for name, value in (
+        ("commit", fair.commit_of(record["server_seed"], record["weights"])),
+        ("weights", "3 3 3 3 3 5"),
+    ):
+        phone.page.fill(f"{form} input[name={name}]", value)
+    phone.page.fill(f"{form} input[name=dice]", " ".join(map(str, fair.faces(record, 2))))
+    phone.page.click(f"{form} button[type=submit]")
+    phone.page.wait_for_selector(f"{result}[data-state=ok]")
+    moved = {**record, "weights": list(fair.weights("1/2"))}
+    phone.page.fill(f"{form} input[name=weights]", "1 1 1 1 1 5")
+    phone.page.fill(f"{form} input[name=dice]", " ".join(map(str, fair.faces(moved, 2))))
+    phone.page.click(f"{form} button[type=submit]")
+    phone.page.wait_for_selector(f"{result}[data-state=commit]")
+    assert phone.errors == []
+    phone.context.close()
+
+
 def _api_act(base, code, token, **body):
     import requests
 

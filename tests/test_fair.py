@@ -266,7 +266,7 @@ def test_a_reveal_may_carry_weights_only_as_its_tables_told_loading(weights, loa
     its told loading's; weights that would loop or divide by zero are refused, never run."""
     record = {**fair.cup(fair.pending("ROOM", 1, 1, 1), "ab" * 16), "weights": weights}
     assert fair.check(record, [6, 6], loaded) is False
-    honest = {**record, "weights": list(fair.weights("1/2"))}
+    honest = fair.cup(fair.pending("ROOM", 1, 1, 1, weights=fair.weights("1/2")), "ab" * 16)
     assert fair.check(honest, fair.faces(honest, 2), "1/2") is True
 
 
@@ -364,6 +364,11 @@ def test_the_python_client_holds_a_reveal_to_its_commit_and_its_own_seed():
     assert late.fair() is None
 
 
+def _cell(value) -> str:
+    """A CSV cell as the csv module writes it (None: empty)."""
+    return "" if value is None else str(value)
+
+
 def _check_fair(*args):
     return subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "check_fair.py"), *args], capture_output=True, text=True
@@ -401,7 +406,7 @@ def test_every_die_of_whole_games_comes_from_the_published_seeds_alone(rules):
     log = rooms.store.room_log(code)
     assert log and all(entry["public"] for entry in log)
     header = stats.log_csv_header()
-    rows = [dict(zip(header, map(str, row), strict=True)) for row in stats.log_csv_rows(log)]
+    rows = [dict(zip(header, map(_cell, row), strict=True)) for row in stats.log_csv_rows(log)]
     assert len(rows) == len(log)
     for row in rows:
         assert CHECK.check_row(row) is None, row
@@ -436,7 +441,7 @@ def test_every_die_of_whole_games_comes_from_the_published_seeds_alone(rules):
     moved["dice"] = " ".join(map(str, CHECK.roll(*(moved[k] for k in CHECK_KEYS), len(moved["dice"].split()))))
     for changed, said in (
         ([moved, *rows[1:]], "another room or seat"),
-        ([dict(r, server_seed="") for r in rows], "0 cups"),
+        ([dict(r, server_seed="") for r in rows], "not marked as rolled before the seeds"),
     ):
         out = io.StringIO()
         writer = csv.DictWriter(out, fieldnames=header)
@@ -466,7 +471,7 @@ def test_a_believed_cup_keeps_its_seed_until_the_game_is_over():
     assert secret not in everything and secret not in json.dumps(csv_rows)
     rooms.act(code, host["player"], {"action": "leave"})  # the game ends: its unseen cups turn public
     csv_rows = [
-        dict(zip(stats.log_csv_header(), map(str, row), strict=True))
+        dict(zip(stats.log_csv_header(), map(_cell, row), strict=True))
         for row in stats.log_csv_rows(rooms.store.room_log(code))
     ]
     (row,) = [row for row in csv_rows if row["server_seed"] == secret]

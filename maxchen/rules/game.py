@@ -141,9 +141,11 @@ class Game:
 
     def _pending(self, player: str) -> dict:
         """The commit of `player`'s next cup in this round, where it is rolled with it (maxchen/fair.py):
-        the room and game from the dice of a table's game (dice.Placed), the seat from 1."""
+        the room and game from the dice of a table's game (dice.Placed), the seat from 1; a loaded game's
+        weights (dice.LoadedDice) go into the commit, fixed before the shake."""
         place = (getattr(self.dice, "room", ""), getattr(self.dice, "game", 0))
-        return fair.pending(*place, self.round, self.players.index(player) + 1, draw=self._draw())
+        seat = self.players.index(player) + 1
+        return fair.pending(*place, self.round, seat, draw=self._draw(), weights=getattr(self.dice, "weights", None))
 
     def _cup(self, player: str, before: dict | None, seed: str | None) -> dict:
         """`player`'s cup's record, from its pending cup (one saved before the seeds: a new one now)."""

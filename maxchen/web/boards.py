@@ -9,7 +9,7 @@ import time
 
 from flask import Blueprint, abort, current_app, make_response, render_template, request
 
-from .. import messages, stats
+from .. import fair, messages, stats
 from ..budgets import DOWNLOADS, PAGES, limited
 from ..errors import IllegalMove
 from ..live import page_parts, render_stats, stats_key
@@ -84,7 +84,10 @@ def stats_csv(code):
     if names and me(room.code) != room.host:
         raise IllegalMove("not_host")
     store = rooms().store
-    return log_csv([(None, lambda: store.room_log(room.code), running_game(room), None, room.held)], room.code, names)
+    # A class's table: with its loading once told, as in its class's CSV (its number there, not here).
+    number = "" if room.classroom else None
+    logs = [(number, lambda: store.room_log(room.code), running_game(room), room.told_loading, room.held)]
+    return log_csv(logs, room.code, names, tables=room.classroom is not None)
 
 
 def running_game(room) -> int | None:
@@ -108,11 +111,13 @@ def log_csv(logs, name: str, names: bool, tables: bool = False):
             return text
 
         out.write("\ufeff")  # UTF-8's byte-order mark: a spreadsheet reads names in any script right
-        writer.writerow(stats.log_csv_header(tables))
+        header = (*stats.log_csv_header(tables), "unchecked")  # why a row has no server seed (fair.unchecked)
+        commit = header.index("commit")
+        writer.writerow(header)
         yield taken()  # the download starts at once
         for number, read, running, loaded, held in logs:
             for count, row in enumerate(stats.log_csv_rows(read(), names, number, running, loaded, held), 1):
-                writer.writerow(row)
+                writer.writerow([*row, fair.unchecked(row[commit], held)])
                 if count % CSV_CHUNK == 0:
                     yield taken()
                     time.sleep(0)  # the others' turn (eventlet): a download is no pause for the tables
