@@ -537,14 +537,24 @@ class Classrooms:
             stats.merge(counts, room.counts)
         return stats.shown(counts)
 
-    def faces_in_order(self, tables) -> list[int]:
-        """Every die of `tables`' games that are over (as far as their logs keep them), in the order rolled."""
+    def faces_in_order(self, tables) -> tuple[list[int], list[int]]:
+        """Every die of `tables`' games that are over (as far as their logs keep them), in the order rolled,
+        and the looks: the dice so far at each game's last roll (a board looks again after every game)."""
         entries = []
         for room in tables:
             running = room.games if room.phase == "playing" else None
-            entries += [e for e in self.store.room_log(room.code) if e["public"] and e["game"] != running]
-        entries.sort(key=lambda entry: entry["time"])
-        return [face for entry in entries for face in entry["dice"]]
+            log = self.store.room_log(room.code)
+            entries += [
+                (e["time"], room.code, e["game"], e["dice"]) for e in log if e["public"] and e["game"] != running
+            ]
+        entries.sort(key=lambda entry: entry[0])
+        ends = set({(code, game): i for i, (_, code, game, _) in enumerate(entries)}.values())
+        faces, looks = [], []
+        for i, (*_, dice) in enumerate(entries):
+            faces += dice
+            if i in ends:
+                looks.append(len(faces))
+        return faces, looks
 
     def sweep(self, now: float | None = None) -> list[str]:
         """Drop classes untouched for `ttl` seconds whose tables are all gone."""

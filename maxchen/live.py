@@ -72,7 +72,17 @@ def _i18n(lang: str) -> dict:
         params.setdefault("num", num)
         return Markup(catalog.ungettext(singular, plural, num)) % params  # noqa: S704
 
-    return {"gettext": gettext, "_": gettext, "ngettext": ngettext}
+    def odds(strength):
+        """Evidence against fair dice as a class reads it: "25 to 1" in this language."""
+        better, worse = stats.odds_parts(strength, lang)
+        return gettext("%(better)s to %(worse)s", better=better, worse=worse)
+
+    return {"gettext": gettext, "_": gettext, "ngettext": ngettext, "odds": odds}
+
+
+def odds(strength: float) -> str:
+    """Evidence against fair dice in the request's language ("25 to 1"): a template global."""
+    return _i18n(_lang(None))["odds"](strength)
 
 
 def _lang(lang: str | None) -> str:
@@ -278,7 +288,8 @@ def class_claims(tables: list[dict], overview: dict, pooled: dict, lang: str) ->
 
 def class_trend(overview: dict, classrooms, lang: str | None = None) -> Markup:
     """The class's dice over time (inner HTML): the share of sixes and the p-value as the dice came in."""
-    run = stats.running(classrooms.faces_in_order(overview["every_table"]))
+    faces, looks = classrooms.faces_in_order(overview["every_table"])
+    run = stats.running(faces, looks=looks)
     context = {**_context(overview["code"], overview["rules"], {}, _lang(lang)), "run": run}
     return Markup(_render("partials/trend.html", context))  # noqa: S704 - autoescaped
 
@@ -287,18 +298,26 @@ def class_hunt(overview: dict, lang: str | None = None, teacher: bool = False) -
     """The loaded-dice hunt (inner HTML): each table's dice by face; the loaded table once revealed (or to
     the `teacher`)."""
     loaded = overview.get("loaded")
-    tables = [(overview["numbers"][room.code], room.counts) for room in overview["every_table"]]
     found = None
     if loaded and (loaded["revealed"] or teacher):
         found = overview["numbers"].get(loaded["table"])
     context = {
         **_context(overview["code"], overview["rules"], {}, _lang(lang)),
-        "hunt": stats.hunt(tables, Fraction(loaded["six"]) if loaded else None),
+        "hunt": class_hunt_figures(overview),
         "share_words": SHARES[loaded["six"]] if loaded else None,
         "found": found,
         "revealed": bool(loaded and loaded["revealed"]),
     }
     return Markup(_render("partials/hunt.html", context))  # noqa: S704 - autoescaped
+
+
+def class_hunt_figures(overview: dict) -> dict:
+    """The hunt's figures of a class (`stats.hunt`): while a hunt runs, each table's dice of the games begun
+    since it started; without one, each table's dice of every game over."""
+    loaded = overview.get("loaded")
+    count = stats.hunt_faces if loaded else stats.faces_of
+    tables = [(overview["numbers"][room.code], count(room.counts)) for room in overview["every_table"]]
+    return stats.hunt(tables, Fraction(loaded["six"]) if loaded else None)
 
 
 def class_stats(overview: dict, classrooms, lang: str | None = None, full: bool = False, pooled=None) -> Markup:

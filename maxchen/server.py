@@ -21,6 +21,7 @@ from maxchen.bus import RedisBus, socketio_queue
 from maxchen.classroom import Classrooms
 from maxchen.errors import IllegalMove
 from maxchen.live import ClassLive, Live
+from maxchen.live import odds as live_odds
 from maxchen.locks import SweepClock
 from maxchen.names import skeleton
 from maxchen.presence import RedisPresence
@@ -60,6 +61,7 @@ def create_app(test_config=None) -> Flask:
     app.extensions["maxchen.classes"] = Classrooms(rooms)
     Babel(app, locale_selector=locale.select_locale)
     app.jinja_env.globals["percent_text"] = stats.percent_text
+    app.jinja_env.globals["odds"] = live_odds
     app.jinja_env.globals["reactions"] = presence.REACTIONS
     app.before_request(security.same_origin_posts)  # before the throttle counts what it refuses
     for blueprint in web.BLUEPRINTS:

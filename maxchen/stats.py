@@ -1,24 +1,27 @@
-"""Dice against theory: expected shares, the χ² test, its p-value and its power, the ladder's odds, lies.
+"""Dice against theory: expected shares, the evidence against fair dice, the one-look χ² test, the ladder's odds, lies.
 
 Pure functions over counts: no state, no I/O (the CSV writer writes to the
-stream it is given). The χ² tail has a closed form for whole degrees of
-freedom (even: a finite sum; odd: erfc and a finite sum), and the power of
-the test is a Poisson mixture of such tails, so no statistics library is
-needed (tests check every figure against scipy.stats).
+stream it is given). The verdict on the dice is the evidence of
+maxchen/evidence.py, true however often a class looks; the χ² test and its
+p-value stay beside it as a one-look test. The χ² tail has a closed form for
+whole degrees of freedom (even: a finite sum; odd: erfc and a finite sum),
+so no statistics library is needed (tests check every figure against
+scipy.stats).
 """
 
 import datetime
 import math
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache
 
+from babel.numbers import format_decimal
+
+from . import evidence
 from .rules import two_dice
 
 FACES = (1, 2, 3, 4, 5, 6)
 MIN_EXPECTED = 5  # the usual rule: χ² reads well when every expected count is at least 5
-ALPHA = 0.05  # below it a spread is "unusual"; below SUSPECT "very unlikely by chance"
-SUSPECT = 0.001
-POWER = 0.8  # the power line: how many rolls the test needs to notice the loading 8 times in 10
+ALPHA = evidence.ALPHA  # the one-look χ² test's level, and the verdict's false-alarm rate over a lesson
 LOADED_SIX = Fraction(1, 4)  # the loading the power line speaks of: one die showing a six a quarter of the time
 
 
@@ -30,19 +33,6 @@ def theory(kind: str) -> dict[int, Fraction]:
     if kind == "values":
         return {value: value_chance(value) for value in two_dice.VALUES}
     return {face: Fraction(1, 6) for face in FACES}
-
-
-@cache
-def loaded(kind: str, six: Fraction = LOADED_SIX) -> dict[int, Fraction]:
-    """Shares with one die loaded (a six `six` of the time): its `faces`, or `values` of it and a fair one."""
-    die = {face: six if face == 6 else (1 - six) / 5 for face in FACES}
-    if kind == "faces":
-        return die
-    shares = dict.fromkeys(two_dice.VALUES, Fraction(0))
-    for first in FACES:
-        for second in FACES:
-            shares[two_dice.value_of([first, second])] += die[first] / 6
-    return shares
 
 
 @cache
@@ -90,6 +80,18 @@ def percent_text(chance, decimals: int | None = None) -> str:
     return f"{100 * chance:.{decimals}f}\u00a0%"
 
 
+def odds_parts(strength: float, lang: str = "en") -> tuple[str, str]:
+    """Evidence against fair dice as the two sides of "25 to 1" (or "1 to 3": the dice look fairer than
+    loaded), two significant figures in `lang`'s digits, never more than "> 1,000,000 to 1"."""
+    if strength >= 1e6:
+        return "> " + format_decimal(1_000_000, locale=lang), "1"
+    if strength <= 1e-6:
+        return "1", "> " + format_decimal(1_000_000, locale=lang)
+    big = strength if strength >= 1 else 1 / strength
+    shown = format_decimal(float(f"{big:.2g}") if big >= 10 else round(big, 1), format="#,##0.#", locale=lang)
+    return (shown, "1") if strength >= 1 else ("1", shown)
+
+
 def chi_square(observed: dict[int, int], expected: dict[int, Fraction]) -> tuple[float, int]:
     """Pearson's χ² of `observed` counts against `expected` shares, and its degrees of freedom."""
     total = sum(observed.get(key, 0) for key in expected)
@@ -125,59 +127,6 @@ def p_value(statistic: float, df: int) -> float:
     return min(1.0, total)
 
 
-def _solve(f, low: float, high: float) -> float:
-    """The x in [low, high] where the increasing `f` crosses 0 (bisection)."""
-    for _ in range(100):
-        middle = (low + high) / 2
-        low, high = (middle, high) if f(middle) < 0 else (low, middle)
-    return (low + high) / 2
-
-
-@cache
-def critical(df: int, alpha: float = ALPHA) -> float:
-    """The χ² a spread must reach to be called unusual at `alpha`."""
-    return _solve(lambda x: alpha - p_value(x, df), 0.0, 1000.0)
-
-
-def noncentral_tail(statistic: float, df: int, shift: float) -> float:
-    """P(noncentral χ² (df, noncentrality `shift`) ≥ `statistic`): central tails mixed by Poisson(shift/2)."""
-    half = shift / 2
-    if shift + df - statistic > 6 * math.sqrt(2 * (df + 2 * shift)):  # 6 standard deviations past it
-        return 1.0  # 1 to every digit shown (and e^-half would underflow): no need to sum
-    if half > 700:
-        return 1.0
-    weight, total, j = math.exp(-half), 0.0, 0
-    while j < half + 12 * math.sqrt(half) + 40:
-        total += weight * p_value(statistic, df + 2 * j)
-        j += 1
-        weight *= half / j
-    return min(1.0, total)
-
-
-def _shift(kind: str, six: Fraction) -> float:
-    """The noncentrality one roll adds under the loading: Σ (loaded − fair)² / fair."""
-    fair, load = theory(kind), loaded(kind, six)
-    return float(sum((load[key] - share) ** 2 / share for key, share in fair.items()))
-
-
-@lru_cache(maxsize=4096)
-def power(rolls: int, kind: str, six: Fraction = LOADED_SIX) -> float:
-    """How often a test of `rolls` rolls at `ALPHA` notices the loading of `loaded` (large-sample χ²); never
-    before `needed` rolls, when there is no test at all."""
-    if rolls < needed(kind):
-        return 0.0
-    df = len(theory(kind)) - 1
-    return noncentral_tail(critical(df), df, rolls * _shift(kind, six))
-
-
-@cache
-def rolls_to_notice(kind: str, six: Fraction = LOADED_SIX) -> int:
-    """How many rolls the test needs to notice the loading `POWER` of the time (and to be made at all)."""
-    df = len(theory(kind)) - 1
-    shift = _solve(lambda s: noncentral_tail(critical(df), df, s) - POWER, 0.0, 1000.0)
-    return max(needed(kind), math.ceil(shift / _shift(kind, six)))
-
-
 def needed(kind: str) -> int:
     """Rolls before every expected count reaches `MIN_EXPECTED`: before that, no χ² at all."""
     return math.ceil(MIN_EXPECTED / min(theory(kind).values()))
@@ -198,19 +147,36 @@ def rows(observed: dict[int, int], kind: str) -> list[dict]:
     ]
 
 
-def test(observed: dict[int, int], kind: str) -> dict:
-    """Counts against theory: the rows, χ², df, p, a verdict, and how the test would fare against a loaded die.
+def dice_of(observed: dict, kind: str) -> dict[int, int]:
+    """The single dice of counts by `kind`: faces as they are, a two-dice value as its two faces (63: 6 and 3)."""
+    faces = dict.fromkeys(FACES, 0)
+    for key, n in observed.items():
+        for face in divmod(int(key), 10) if kind == "values" else (int(key),):
+            faces[face] += n
+    return faces
 
-    The verdict (a code for the page to word): `few` while some expected
-    count is under `MIN_EXPECTED` (and then no χ² at all: `chi2` and `p`
-    are None), `no_sign` for p ≥ `ALPHA` (no evidence against fair dice,
-    which is not evidence for them), `unusual` for `SUSPECT` ≤ p < `ALPHA`,
-    `suspect` below. `power`: how often a test of this many rolls notices
-    one die showing a six a quarter of the time; `to_notice`: the rolls it
-    needs to notice it `POWER` of the time.
+
+def test(observed: dict[int, int], kind: str) -> dict:
+    """Counts against theory: the rows, the evidence against fair dice and its verdict, the one-look χ² and
+    its p, and how the verdict would fare against a loaded die.
+
+    `evidence`: how much likelier these dice are if one face is loaded than
+    if they are fair (maxchen/evidence.py, over the single dice), whatever
+    the order and however often anyone looks. The verdict (a code for the
+    page to word): `loaded` from 20 to 1 on (fair dice ever get there less
+    than one time in twenty), else `few` while some expected count is under
+    `MIN_EXPECTED`, else `no_sign` (no evidence against fair dice, which is
+    not evidence for them). `chi2`, `p`: Pearson's test, true at one look
+    only (None before `needed`). `power`: how often the verdict says
+    `loaded` at this many rolls when one die of each roll shows a six a
+    quarter of the time; `to_notice`: the rolls it needs for 8 times in 10
+    (both by a seeded simulation).
     """
     table = rows(observed, kind)
     total = sum(row["observed"] for row in table)
+    single = dice_of(observed, kind)
+    per_cup = 2 if kind == "values" else 1  # one die of a cup of two loaded: the power line's loading
+    strength = evidence.evidence(single)
     result = {
         "kind": kind,
         "total": total,
@@ -219,16 +185,15 @@ def test(observed: dict[int, int], kind: str) -> dict:
         "needed": needed(kind),
         "chi2": None,
         "p": None,
-        "verdict": "few",
-        "power": power(total, kind),
-        "to_notice": rolls_to_notice(kind),
+        "evidence": strength,
+        "verdict": evidence.verdict(strength, total, needed(kind)),
+        "power": evidence.any_power(total * per_cup, LOADED_SIX, per_cup),
+        "to_notice": math.ceil(evidence.any_needed(LOADED_SIX, per_cup) / per_cup),
     }
     if total < result["needed"]:
         return result
     statistic, df = chi_square(observed, theory(kind))
-    p = p_value(statistic, df)
-    verdict = "no_sign" if p >= ALPHA else ("unusual" if p >= SUSPECT else "suspect")
-    return {**result, "chi2": statistic, "p": p, "verdict": verdict}
+    return {**result, "chi2": statistic, "p": p_value(statistic, df)}
 
 
 # --- a room's counts, shown only when the table may know them ---
@@ -266,6 +231,7 @@ def new_counts() -> dict:
         "doubted": {},
         "game": {kind: {} for kind in GAME},
         "pending": {kind: {} for kind in PENDING},
+        "hunt": {},  # a lesson's hunt: every die, by face, of the games begun since it started (`settle`)
     }
 
 
@@ -327,9 +293,15 @@ def count_rolls(counts: dict, rolls, dice: str = "values") -> None:
             _tally(counts["checked"], roll["announced"], lie)
 
 
-def settle(counts: dict) -> bool:
-    """The game is over: its rolls count now, every one of them. Whether there were any."""
+def settle(counts: dict, hunt: bool = False) -> bool:
+    """The game is over: its rolls count now, every one of them (`hunt`: in the hunt's count too, a game
+    begun since the lesson's hunt started). Whether there were any."""
     _upgrade(counts)
+    if hunt:
+        for kind in GAME:
+            for face, n in dice_of(counts["pending"][kind], kind).items():
+                if n:
+                    _add(counts["hunt"], face, n)
     moved = False
     for kind in PENDING:
         for key, n in counts["pending"][kind].items():
@@ -418,36 +390,44 @@ def shown(counts: dict) -> dict:
 
 # --- the hunt: which table's dice are loaded? ---
 #
-# Each table's dice by face, from every roll of its games that are over (a
-# two-dice value is its two faces: 63 is a six and a three), tested alone.
-# With several fair tables one of them looks unusual by chance now and then:
-# the board says how often.
+# Each table's dice by face, tested alone. While a hunt runs, only the dice
+# of games begun after it started count, at every table alike (the loaded
+# table's loading starts with its next game too): a count from before would
+# dilute the loaded table's dice and tell nothing. The verdict is the evidence
+# for the told loading against fair dice (maxchen/evidence.py): a fair table
+# reaches 20 to 1 at some look less than one time in twenty, however often
+# the class looks. Nothing here reads as a table's chance of being loaded.
 
 
 def faces_of(counts: dict) -> dict[int, int]:
     """Every die of a room's games that are over, by face."""
-    faces = dict.fromkeys(FACES, 0)
-    for key, n in counts.get("faces", {}).items():
-        faces[int(key)] += n
-    for key, n in counts.get("values", {}).items():
-        for face in divmod(int(key), 10):
-            faces[face] += n
+    faces = dice_of(counts.get("faces", {}), "faces")
+    for face, n in dice_of(counts.get("values", {}), "values").items():
+        faces[face] += n
     return faces
 
 
-def hunt(tables, six: Fraction | None = None) -> dict:
-    """`tables` as (number, counts) pairs: each table's dice by face against theory, and what the test can do.
+def hunt_faces(counts: dict) -> dict[int, int]:
+    """Every die, by face, of a room's games begun since the hunt started and over."""
+    return dice_of(counts.get("hunt", {}), "faces")
 
-    Per table: `test` (as `test` of its faces), `cells` (per face: observed,
-    expected, and `z`, the standardized residual (O − E)/√E: its square is the
-    face's part of χ²), and `power`, how often a test of as many dice notices
-    the loading `six`. `to_notice`: the dice a table needs for the test to
-    notice it `POWER` of the time. `false_alarm`: the chance that at least one
-    of the fair tables tested (all but one, when one is loaded) looks unusual by chance.
+
+def hunt(tables, six: Fraction | None = None) -> dict:
+    """`tables` as (number, faces) pairs, the dice by face each table may count: each table's evidence
+    against fair dice, for the told loading `six` (else for any one face loaded), and its verdict.
+
+    Per table: `dice`, `cells` (per face: observed, expected, and `z`, the
+    standardized residual (O − E)/√E), `evidence`, `verdict`. `to_notice`:
+    after about how many dice the told loading gives a table away `POWER` of
+    the time (exact). `false_alarm`: the most often that at least one of the
+    fair tables (all but one, when one is loaded) ever reaches 20 to 1 by
+    chance over the whole lesson.
     """
-    rows = []
-    for number, counts in tables:
-        result = test(faces_of(counts), "faces")
+    out = []
+    for number, faces in tables:
+        table = rows(faces, "faces")
+        strength = evidence.evidence(faces, six)
+        total = sum(row["observed"] for row in table)
         cells = [
             {
                 "face": row["key"],
@@ -455,30 +435,31 @@ def hunt(tables, six: Fraction | None = None) -> dict:
                 "expected": row["expected"],
                 "z": (row["observed"] - row["expected"]) / math.sqrt(row["expected"]) if row["expected"] else 0.0,
             }
-            for row in result["rows"]
+            for row in table
         ]
-        strength = power(result["total"], "faces", six) if six else None
-        rows.append({"number": number, "test": result, "cells": cells, "power": strength})
-    tested = sum(row["test"]["verdict"] != "few" for row in rows)  # a table of too few dice never alarms
-    fair = max(0, tested - (six is not None))
+        verdict = evidence.verdict(strength, total, needed("faces"))
+        out.append({"number": number, "dice": total, "cells": cells, "evidence": strength, "verdict": verdict})
+    fair = max(0, len(out) - (six is not None))
     return {
-        "rows": rows,
+        "rows": out,
         "six": six,
-        "to_notice": rolls_to_notice("faces", six) if six else None,
+        "to_notice": evidence.told_needed(six) if six else None,
         "false_alarm": 1 - (1 - ALPHA) ** fair,
         "fair_tables": fair,
     }
 
 
-# --- the dice over time: the running share of one face, and the running p-value ---
+# --- the dice over time: the running share of one face, the running p-value and the evidence ---
 
-Z95 = 1.959963984540054  # the standard normal's 97.5 % point: a two-sided 95 % band
+Z95 = 1.959963984540054  # the standard normal's 97.5 % point: a two-sided 95 % interval (the simulator's)
 
 
-def running(faces, watch: int = 6, points: int = 120) -> dict | None:
+def running(faces, watch: int = 6, points: int = 120, looks=()) -> dict | None:
     """Along `faces` (every die in the order rolled): at about `points` places n, the share of `watch` so
-    far with the band where fair dice's share falls 95 times in 100 after n dice (normal approximation,
-    p ± 1.96·√(p(1 − p)/n)), and the χ² test's p-value of all n dice (None before `needed`)."""
+    far with the band where fair dice's share falls at least 95 times in 100 after n dice (exact binomial,
+    `evidence.band`), the one-look χ² p-value of all n dice (None before `needed`) and the evidence against
+    fair dice. `looks`: the dice so far at each look (a game's end); `dips`: how often fair dice tested at
+    each of them dip under p = 0.05 at least once (a seeded simulation)."""
     total = len(faces)
     if total == 0:
         return None
@@ -490,12 +471,31 @@ def running(faces, watch: int = 6, points: int = 120) -> dict | None:
     for n, face in enumerate(faces, 1):
         counts[face] += 1
         if n == marks[len(out)]:
-            half = Z95 * math.sqrt(share * (1 - share) / n)
+            low, high = evidence.band(n, share)
             p = p_value(*chi_square(counts, fair)) if n >= needed("faces") else None
             out.append(
-                {"n": n, "share": counts[watch] / n, "low": max(0.0, share - half), "high": share + half, "p": p}
+                {
+                    "n": n,
+                    "share": counts[watch] / n,
+                    "low": low / n,
+                    "high": high / n,
+                    "p": p,
+                    "evidence": evidence.evidence(counts),
+                    "scale": min(max(evidence.log_any(counts) / math.log(10), -2.0), 4.0),  # log10, for a chart
+                }
             )
-    return {"watch": watch, "theory": share, "total": total, "points": out}
+    looks = tuple(n for n in looks if 0 < n <= total)
+    tested = [n for n in looks if n >= needed("faces")]
+    return {
+        "watch": watch,
+        "theory": share,
+        "total": total,
+        "points": out,
+        "looks": len(tested),
+        "dips": evidence.dips(tuple(tested)) if tested else None,
+        "dip_runs": evidence.DIP_RUNS,
+        "evidence": out[-1]["evidence"],
+    }
 
 
 # --- the same figures as JSON (GET /api/rooms/<code>/stats, /api/classes/<code>/stats) ---
@@ -515,7 +515,7 @@ def report(shown_counts: dict) -> dict:
     def dice(test):
         if test is None:
             return None
-        keep = ("kind", "total", "df", "chi2", "p", "verdict", "needed", "power", "to_notice")
+        keep = ("kind", "total", "df", "evidence", "verdict", "chi2", "p", "needed", "power", "to_notice")
         return {"sample": "games_over", **{k: test[k] for k in keep}, "rows": _json_rows(test["rows"])}
 
     def checked(sample):
@@ -556,6 +556,27 @@ def report(shown_counts: dict) -> dict:
                 {"count": row["count"], "doubts": row["doubts"], "too_high": row["fell"]} for row in s["bids"]
             ],
         },
+    }
+
+
+def hunt_report(figures: dict, loaded: dict | None, found: int | None) -> dict:
+    """`hunt`'s figures for scripts (docs/API.md, "Statistics as JSON"): `loaded` the class's hunt (or None),
+    `found` the loaded table's number once the teacher revealed it."""
+    return {
+        "running": bool(loaded and not loaded["revealed"]),
+        "loading": loaded["six"] if loaded else None,
+        "to_notice": figures["to_notice"],
+        "tables": [
+            {
+                "table": row["number"],
+                "dice": row["dice"],
+                "faces": [cell["observed"] for cell in row["cells"]],
+                "verdict": row["verdict"],
+                "evidence": row["evidence"],
+            }
+            for row in figures["rows"]
+        ],
+        "loaded": found if loaded and loaded["revealed"] else None,
     }
 
 

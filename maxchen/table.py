@@ -95,6 +95,7 @@ def readable(data: dict) -> bool:
         and (data.get("host") is None or of_type(data["host"], str))
         and (data.get("game") is None or of_type(data["game"], dict))
         and of_type(data.get("games", 0), int)
+        and (data.get("hunt_from") is None or of_type(data["hunt_from"], int))
         and all(of_type(data.get(key) or [], list) for key in ("places", "results"))
         and of_type(data.get("counts") or {}, dict)
         and of_type(seats, list)
@@ -136,6 +137,7 @@ class Room:
         places=None,
         loaded=None,
         hunting=False,
+        hunt_from=None,
     ):
         self.code = code
         # A class's table whose dice its teacher loaded: {"six": "1/4", "game": the first game rolled so,
@@ -144,6 +146,9 @@ class Room:
         # Another table of a class whose teacher loaded one in secret: its reveals hold their server seeds
         # back as the loaded one's do, so that no table's reveals tell which is loaded (maxchen/fair.py).
         self.hunting = hunting
+        # The first game whose dice a class's hunt counts here (stats.hunt_faces): the next one to begin when
+        # the hunt started, at every table alike; None: no hunt yet.
+        self.hunt_from = hunt_from
         self.paused = paused  # a class's table its teacher paused: nobody acts until the teacher resumes
         self.ends_at = ends_at  # a class's countdown (epoch seconds): after it, the game ends with its round
         self.ended = ended  # why the last game ended early: "teacher" (stopped) or "time" (the countdown)
@@ -310,6 +315,8 @@ class Room:
         if not self.classroom:
             raise IllegalMove("not_teacher")
         self.hunting = on
+        if on and self.hunt_from is None:
+            self.hunt_from = self.games + 1
 
     @property
     def told_loading(self) -> dict | None:
@@ -326,6 +333,7 @@ class Room:
         if self.loaded is not None:
             raise IllegalMove("already_loaded")
         self.loaded = {"six": six, "game": self.games + 1, "revealed": False}
+        self.hunt_from = self.games + 1
 
     def _reveal(self, payload):
         """The table is told that its dice are loaded (they stay so)."""
@@ -551,7 +559,8 @@ class Room:
         ]
         stats.count_rolls(self.counts, entries, REGISTRY[self.rules].dice)
         unseen = any(not entry["public"] for entry in entries)
-        settled = self.phase == "over" and (stats.settle(self.counts) or unseen)
+        hunted = self.hunt_from is not None and self.games >= self.hunt_from
+        settled = self.phase == "over" and (stats.settle(self.counts, hunt=hunted) or unseen)
         return entries, (self.games if settled else None)
 
     def public_view(self, connected: dict, players: list | None = None) -> dict:
@@ -719,6 +728,7 @@ class Room:
             "games": self.games,
             "loaded": self.loaded,
             "hunting": self.hunting,
+            "hunt_from": self.hunt_from,
         }
 
     @classmethod
@@ -746,6 +756,7 @@ class Room:
             games=games,
             loaded=loaded,
             hunting=data.get("hunting", False),
+            hunt_from=data.get("hunt_from"),
             paused=data.get("paused", False),
             ends_at=data.get("ends_at"),
             ended=data.get("ended"),

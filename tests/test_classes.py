@@ -444,7 +444,7 @@ def test_the_hunt_from_the_desk_the_board_finds_it_and_the_reveal_tells_everyone
     assert "Which table's dice are loaded?" in board and "Which one?" in board
     assert "It was table" not in board and 'class="loaded"' not in board
     rows = dict(re.findall(r'<tr data-table="(\d)" data-verdict="(\w+)"', board))
-    assert rows == {"1": "no_sign", "2": "suspect"}  # one seeded lesson: found
+    assert rows == {"1": "no_sign", "2": "loaded"}  # one seeded lesson: found
     assert "The dice at this table are loaded" not in students[at_two].get(two_page).get_data(as_text=True)
     csv_rows = list(csv.DictReader(io.StringIO(stranger.get(f"/c/{code}/stats.csv").get_data(as_text=True))))
     # Nor does the CSV: no loading, and while the hunt runs no table's server seeds or weights (fair.held).
@@ -457,12 +457,13 @@ def test_the_hunt_from_the_desk_the_board_finds_it_and_the_reveal_tells_everyone
     # Over time: the share of sixes of every die of the games that are over, and the test's p as they came in.
     trend = stranger.get(f"/c/{code}/board?show=trend").get_data(as_text=True)
     assert 'class="chart convergence"' in trend
-    dice = sum(int(n) for n in re.findall(r'<td>(\d+)</td>\s*<td class="hunt-p"', board))
+    dice = sum(int(n) for n in re.findall(r'<td class="hunt-dice">(\d+)', board))  # every game began in the hunt
     assert f"{dice} dice so far." in trend
 
     teacher.post(f"/c/{code}/act", data={"action": "reveal"}, headers=HTMX)
     board = stranger.get(f"/c/{code}/board?show=hunt").get_data(as_text=True)
-    assert "It was table 2." in board and '<tr data-table="2" data-verdict="suspect" class="loaded">' in board
+    assert "It was table 2." in board
+    assert re.search(r'<tr data-table="2" data-verdict="loaded" data-dice="\d+" class="loaded">', board)
     page = students[at_two].get(two_page).get_data(as_text=True)
     assert "The dice at this table are loaded: a six comes up 1 time in 2." in page
     csv_rows = list(csv.DictReader(io.StringIO(stranger.get(f"/c/{code}/stats.csv").get_data(as_text=True))))

@@ -1,6 +1,5 @@
 """Dice against theory: shares, χ² and p-values checked against hand sums and printed tables."""
 
-import math
 import random
 from fractions import Fraction
 
@@ -71,91 +70,58 @@ def test_chi_square_of_faces_by_hand():
     assert [row["expected"] for row in result["rows"]] == [10.0] * 6
 
 
-def test_a_loaded_die_is_called_suspect_and_few_throws_get_no_figure_at_all():
-    assert stats.test({6: 300, 1: 20, 2: 20, 3: 20, 4: 20, 5: 20}, "faces")["verdict"] == "suspect"
+def test_a_loaded_die_is_called_loaded_and_few_throws_get_no_chi_square_at_all():
+    loaded = stats.test({6: 300, 1: 20, 2: 20, 3: 20, 4: 20, 5: 20}, "faces")
+    assert loaded["verdict"] == "loaded" and loaded["evidence"] > 1e6 and loaded["p"] < 1e-100
     few = stats.test({6: 3, 1: 2}, "faces")
     assert (few["verdict"], few["chi2"], few["p"], few["needed"]) == ("few", None, None, 30)  # 30 × 1/6 = 5
     # Two dice: 180 rolls put 5 on each double: enough to read; one fewer is not.
     fair = {value: int(180 * stats.value_chance(value)) for value in rules.VALUES}
     result = stats.test(fair, "values")
     assert result["chi2"] == 0 and result["p"] == 1.0 and result["verdict"] == "no_sign" and result["df"] == 20
+    assert result["evidence"] < 1  # every face exactly a sixth: the dice look fairer than loaded
     fair[31] -= 1
     assert stats.test(fair, "values")["chi2"] is None and stats.test(fair, "values")["needed"] == 180
+
+
+def test_a_verdict_reads_the_evidence_of_the_single_dice_whatever_the_kind():
+    from maxchen import evidence
+
+    values = {65: 40, 66: 30, 21: 10, 31: 20}
+    assert stats.dice_of(values, "values") == {1: 30, 2: 10, 3: 20, 4: 0, 5: 40, 6: 100}
+    result = stats.test(values, "values")
+    assert result["evidence"] == pytest.approx(evidence.evidence(stats.dice_of(values, "values")))
+    assert result["verdict"] == "loaded"  # a hundred sixes of 200 dice
 
 
 # --- every figure against scipy.stats, computed another way ---
 
 
 @pytest.mark.parametrize("df", [1, 2, 4, 5, 19, 20])
-def test_p_values_critical_values_and_power_agree_with_scipy(df):
+def test_p_values_agree_with_scipy(df):
     import scipy.stats as scipy
 
     for x in (0.3, 1.0, 5.0, 11.07, 31.41, 60.0, 120.0):
         assert stats.p_value(x, df) == pytest.approx(scipy.chi2.sf(x, df), rel=1e-9, abs=1e-300)
-    assert stats.critical(df) == pytest.approx(scipy.chi2.isf(0.05, df), rel=1e-9)
-    for shift in (0.5, 5.0, 20.0, 80.0, 300.0):
-        ours = stats.noncentral_tail(stats.critical(df), df, shift)
-        assert ours == pytest.approx(scipy.ncx2.sf(scipy.chi2.isf(0.05, df), df, shift), rel=1e-7)
-
-
-def test_the_loaded_die_of_the_power_line_exactly():
-    one = stats.loaded("faces")
-    assert one[6] == Fraction(1, 4) and one[1] == Fraction(3, 20) and sum(one.values()) == 1
-    two = stats.loaded("values")  # that die and a fair one
-    assert sum(two.values()) == 1
-    assert two[66] == Fraction(1, 4) * Fraction(1, 6)
-    assert two[65] == Fraction(1, 4) * Fraction(1, 6) + Fraction(3, 20) * Fraction(1, 6)
-    assert two[21] == 2 * Fraction(3, 20) * Fraction(1, 6)
 
 
 @pytest.mark.parametrize("kind", ["values", "faces"])
-def test_how_many_rolls_the_test_needs_to_notice_the_loaded_die(kind):
-    import scipy.optimize as optimize
-    import scipy.stats as scipy
-
-    fair, load = stats.theory(kind), stats.loaded(kind)
-    per_roll = float(sum((load[k] - p) ** 2 / p for k, p in fair.items()))
-    df = len(fair) - 1
-    crit = scipy.chi2.isf(0.05, df)
-    shift = optimize.brentq(lambda s: scipy.ncx2.sf(crit, df, s) - 0.8, 0.1, 500)
-    assert stats.rolls_to_notice(kind) == math.ceil(shift / per_roll)  # values 839, faces 257
-    for n in (200, 500, 2000):
-        assert stats.power(n, kind) == pytest.approx(scipy.ncx2.sf(crit, df, n * per_roll), rel=1e-7)
-    assert stats.power(stats.needed(kind) - 1, kind) == 0  # before the test is made it notices nothing
-
-
-def test_the_power_line_holds_for_real_loaded_dice():
-    # Against the χ² test itself: 2,000 samples of `to_notice` rolls with one die loaded.
+def test_the_power_line_holds_for_the_verdict_on_real_loaded_dice(kind):
+    # Against the verdict itself, drawn another way (Python's random, not numpy): one die of each roll (or
+    # each die, single dice) shows a six a quarter of the time; at `to_notice` rolls, 8 times in 10.
     rng = random.Random(7)
-    load = stats.loaded("values")
-    values, weights = list(load), [float(w) for w in load.values()]
-    n = stats.rolls_to_notice("values")
+    n = stats.test({}, kind)["to_notice"]
+    assert n == {"values": 1056, "faces": 520}[kind]  # the seeded simulation's figures (bench/README.md)
+    loaded = [3] * 5 + [5]  # weights of faces 1..6: a six 5 times in 20
     noticed = 0
-    for _ in range(400):
-        observed = dict.fromkeys(values, 0)
-        for value in rng.choices(values, weights, k=n):
-            observed[value] += 1
-        noticed += stats.test(observed, "values")["verdict"] in ("unusual", "suspect")
-    assert 0.72 <= noticed / 400 <= 0.88  # 0.8 in theory; ±2 standard errors
-
-
-# --- the hunt: which table's dice are loaded ---
-
-
-@pytest.mark.parametrize("six", [Fraction(1, 4), Fraction(1, 3), Fraction(1, 2)])
-def test_the_hunts_power_line_agrees_with_scipy_for_every_loading(six):
-    import scipy.optimize as optimize
-    import scipy.stats as scipy
-
-    die = [(1 - six) / 5] * 5 + [six]
-    per_die = float(sum((p - Fraction(1, 6)) ** 2 / Fraction(1, 6) for p in die))
-    crit = scipy.chi2.isf(0.05, 5)
-    shift = optimize.brentq(lambda s: scipy.ncx2.sf(crit, 5, s) - 0.8, 0.1, 500)
-    # 1/4: 257, 1/3: 65; 1/2: 27, but the test needs 30 dice before it is made at all (5 expected a face)
-    assert stats.rolls_to_notice("faces", six) == max(30, math.ceil(shift / per_die))
-    for n in (30, 60, 300):
-        assert stats.power(n, "faces", six) == pytest.approx(scipy.ncx2.sf(crit, 5, n * per_die), rel=1e-7)
-    assert stats.power(29, "faces", six) == 0  # no test yet: it notices nothing
+    for _ in range(300):
+        observed: dict[int, int] = {}
+        for _ in range(n):
+            first = rng.choices(range(1, 7), loaded)[0]
+            key = rules.value_of([first, rng.randint(1, 6)]) if kind == "values" else first
+            observed[key] = observed.get(key, 0) + 1
+        noticed += stats.test(observed, kind)["verdict"] == "loaded"
+    assert 0.73 <= noticed / 300 <= 0.87  # 0.8 in theory; ±3 standard errors of 300 samples
 
 
 def test_a_two_dice_value_counts_as_its_two_faces():
@@ -167,49 +133,27 @@ def test_a_two_dice_value_counts_as_its_two_faces():
     assert stats.faces_of(counts) == {1: 1, 2: 0, 3: 0, 4: 0, 5: 0, 6: 4}
 
 
-def test_the_hunt_table_per_face_residuals_and_false_alarm_line():
+def test_the_hunt_table_per_face_residuals_evidence_and_false_alarm_line():
     import scipy.stats as scipy
 
-    counts = stats.new_counts()
-    counts["faces"] = {"1": 10, "2": 12, "3": 9, "4": 11, "5": 8, "6": 22}
-    fair = stats.new_counts()
-    fair["faces"] = dict.fromkeys("123456", 12)
-    hunt = stats.hunt([(1, fair), (2, counts), (3, stats.new_counts())], Fraction(1, 4))
-    row = hunt["rows"][1]
     observed = [10, 12, 9, 11, 8, 22]
-    chi2, p = scipy.chisquare(observed)
-    assert row["test"]["chi2"] == pytest.approx(chi2) and row["test"]["p"] == pytest.approx(p)
+    loaded = dict(zip(range(1, 7), observed, strict=True))
+    fair = dict.fromkeys(range(1, 7), 12)
+    hunt = stats.hunt([(1, fair), (2, loaded), (3, dict.fromkeys(range(1, 7), 0))], Fraction(1, 4))
+    row = hunt["rows"][1]
+    chi2 = scipy.chisquare(observed).statistic
     assert sum(cell["z"] ** 2 for cell in row["cells"]) == pytest.approx(chi2)  # each face's part of χ²
-    assert [c["observed"] for c in row["cells"]] == observed
-    assert row["power"] == pytest.approx(stats.power(72, "faces", Fraction(1, 4)))
-    assert hunt["rows"][2]["test"]["verdict"] == "few"
-    # Two tables tested, one of them (nobody knows which) loaded: one fair table may alarm.
-    assert hunt["fair_tables"] == 1 and hunt["false_alarm"] == pytest.approx(0.05)
-    plain = stats.hunt([(1, fair), (2, counts), (3, fair)])  # no loading: every table tested is fair
-    assert plain["fair_tables"] == 3 and plain["false_alarm"] == pytest.approx(1 - 0.95**3)
-
-
-@pytest.mark.parametrize(("six", "high"), [(Fraction(1, 4), 0.86), (Fraction(1, 2), 1.0)])
-def test_the_hunts_test_on_the_servers_own_dice_false_alarms_and_power(six, high):
-    from maxchen.dice import LoadedDice, SeededDice
-
-    # Fair dice: called unusual about 1 time in 20. Loaded ones, at the stated number of dice: 8 times in 10.
-    n = stats.rolls_to_notice("faces", six)
-    fair, loaded = SeededDice(11), LoadedDice(six, SeededDice(12))
-
-    def alarms(dice, trials=600):
-        found = 0
-        for _ in range(trials):
-            counts = stats.new_counts()
-            for face in dice.roll(n):
-                counts["faces"][str(face)] = counts["faces"].get(str(face), 0) + 1
-            found += stats.hunt([(1, counts)])["rows"][0]["test"]["verdict"] in ("unusual", "suspect")
-        return found / trials
-
-    assert alarms(fair) <= 0.075  # α = 0.05; +2.8 standard errors of 600 trials
-    # 0.8 in theory, ±3.5 standard errors. Half sixes: the stated 30 dice are the fewest the test is made
-    # on, and there it finds them more often than the large-sample line says (about 93 %): never less.
-    assert 0.74 <= alarms(loaded) <= high
+    assert [c["observed"] for c in row["cells"]] == observed and row["dice"] == 72
+    # The told loading's likelihood ratio, by hand: each six 1/4 ÷ 1/6, each other face 3/20 ÷ 1/6.
+    assert row["evidence"] == pytest.approx(1.5**22 * 0.9**50)
+    assert hunt["rows"][0]["evidence"] == pytest.approx(1.5**12 * 0.9**60)
+    assert hunt["rows"][2] == {**hunt["rows"][2], "dice": 0, "evidence": 1.0, "verdict": "few"}
+    assert hunt["to_notice"] == 283  # exact (tests/test_evidence.py)
+    # Two fair tables (nobody knows which two): each reaches 20 to 1 at some look less than 1 time in 20.
+    assert hunt["fair_tables"] == 2 and hunt["false_alarm"] == pytest.approx(1 - 0.95**2)
+    plain = stats.hunt([(1, fair), (2, loaded), (3, fair)])  # no loading: every table is fair for all we know
+    assert plain["fair_tables"] == 3 and plain["to_notice"] is None
+    assert plain["rows"][1]["evidence"] == pytest.approx(stats.test(loaded, "faces")["evidence"])
 
 
 def test_loaded_dice_show_a_six_as_often_as_stated():
@@ -248,35 +192,41 @@ def test_a_claims_chance_to_be_true_by_counting_the_36_rolls():
 # --- the dice over time ---
 
 
-def test_the_running_share_band_and_p_value_computed_another_way():
+def test_the_running_share_band_p_value_and_evidence_computed_another_way():
     import scipy.stats as scipy
+
+    from maxchen import evidence
 
     rng = random.Random(4)
     faces = [rng.randint(1, 6) for _ in range(1000)]
-    run = stats.running(faces, points=50)
+    run = stats.running(faces, points=50, looks=[100, 250, 1000, 1200])
     assert run["total"] == 1000 and run["theory"] == pytest.approx(1 / 6) and len(run["points"]) == 50
     assert [pt["n"] for pt in run["points"]] == [20 * i for i in range(1, 51)]
     for pt in run["points"]:
-        seen = faces[: pt["n"]]
-        assert pt["share"] == seen.count(6) / pt["n"]
-        low, high = scipy.norm.interval(0.95, loc=1 / 6, scale=math.sqrt(5 / 36 / pt["n"]))
-        assert pt["low"] == pytest.approx(max(0, low)) and pt["high"] == pytest.approx(high)
-        if pt["n"] < 30:
+        n, seen = pt["n"], faces[: pt["n"]]
+        assert pt["share"] == seen.count(6) / n
+        # The band: the counts whose exact (Clopper–Pearson) 95 % interval holds a sixth.
+        inside = _clopper_pearson_holds_a_sixth(n)
+        assert (pt["low"], pt["high"]) == (inside[0] / n, inside[-1] / n)
+        counts = [seen.count(f) for f in range(1, 7)]
+        assert pt["evidence"] == pytest.approx(evidence.evidence(dict(zip(range(1, 7), counts, strict=True))))
+        if n < 30:
             assert pt["p"] is None  # no test before 5 dice are expected of each face
         else:
-            assert pt["p"] == pytest.approx(scipy.chisquare([seen.count(f) for f in range(1, 7)]).pvalue)
+            assert pt["p"] == pytest.approx(scipy.chisquare(counts).pvalue)
+    assert run["looks"] == 3 and run["dips"] == evidence.dips((100, 250, 1000))  # a look past the dice is none
     assert stats.running([]) is None
 
 
-def test_the_band_holds_fair_dice_95_times_in_100():
-    # At a fixed n, over many runs of fair dice, the share of sixes falls inside the band about 95 % of the time.
-    from maxchen.dice import SeededDice
+def _clopper_pearson_holds_a_sixth(n: int) -> list[int]:
+    """The counts k of n whose exact 95 % interval (beta quantiles: Clopper–Pearson) holds 1/6."""
+    import numpy as np
+    import scipy.stats as scipy
 
-    dice, inside = SeededDice(9), 0
-    for _ in range(2000):
-        point = stats.running(dice.roll(600), points=1)["points"][-1]
-        inside += point["low"] <= point["share"] <= point["high"]
-    assert 0.93 <= inside / 2000 <= 0.97
+    k = np.arange(n + 1)
+    low = np.where(k == 0, 0.0, scipy.beta.ppf(0.025, np.maximum(k, 1), n - k + 1))
+    high = np.where(k == n, 1.0, scipy.beta.ppf(0.975, k + 1, np.maximum(n - k, 1)))
+    return [int(i) for i in k[(low <= 1 / 6) & (high >= 1 / 6)]]
 
 
 # --- a room's counts: what the table may know, and when ---

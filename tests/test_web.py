@@ -1078,11 +1078,11 @@ def test_learn_shows_liars_dice_odds_as_scipy_computes_them(client):
 
 def test_learn_rolls_dice_one_by_one_and_draws_them_over_time(client):
     fair = client.get("/learn?dice=600&six=fair").get_data(as_text=True)
-    assert fair.count('class="chart convergence"') == 1 and fair.count("<polyline") == 2
+    assert fair.count('class="chart convergence"') == 1 and fair.count("<polyline") == 3  # share, p, evidence
     assert "χ² = " in fair.split('id="over-time"')[1]  # the test of the 600 dice, in words
     # Half sixes: after 2,000 dice the test cannot miss them. The chart counts against the simulator's budget.
     loaded = client.get("/learn?dice=2000&six=1/2").get_data(as_text=True)
-    assert "Very unlikely by chance" in loaded.split('id="over-time"')[1]
+    assert "are the dice loaded?" in loaded.split('id="over-time"')[1]
     assert 'class="chart convergence"' not in client.get("/learn").get_data(as_text=True)  # only when asked
     assert 'class="chart convergence"' in client.get("/learn?dice=100&six=").get_data(as_text=True)  # fair
     for query, says in [

@@ -8,6 +8,7 @@ from werkzeug.exceptions import HTTPException
 from .. import paths, stats
 from ..budgets import CLASS_JOINS, PAGES, ROOMS, limited
 from ..errors import IllegalMove
+from ..live import class_hunt_figures
 from ..security import bearer_token
 from ..table import normalize_code
 from .share import link
@@ -119,7 +120,11 @@ def class_seat(code):
 def class_stats(code):
     """Every table of the class pooled, as the class board shows them, for anyone with the code; no names."""
     overview = _classes().overview(code)
-    return jsonify({"class": overview["code"], **stats.report(_classes().pooled(overview["every_table"]))})
+    loaded = overview["loaded"]
+    found = overview["numbers"].get(loaded["table"]) if loaded else None
+    hunt = stats.hunt_report(class_hunt_figures(overview), loaded, found)
+    pooled = stats.report(_classes().pooled(overview["every_table"]))
+    return jsonify({"class": overview["code"], **pooled, "hunt": hunt})
 
 
 @cache
