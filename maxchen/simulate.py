@@ -91,12 +91,13 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
 # --- the real engine, one game at a time ---
 
 
-def play_engine(strategies: list[str], rng, rules_name: str = DEFAULT, options=None, dice=None) -> dict:
+def play_engine(strategies: list[str], rng, rules_name: str = DEFAULT, options=None, dice=None, trace=None) -> dict:
     """One game of the real engine between bots: the best seat, rounds, rolls, each seat's standing.
 
     Every bot that may act is asked once after each move (in Lügen anyone
     may doubt at any time); the first that acts moves the game on. The dice
-    come from `dice`, or from `rng` as the bots' draws do.
+    come from `dice`, or from `rng` as the bots' draws do. `trace`: a list
+    that gets each move as (action, the rolls it settled, the round after it).
     """
     players = [f"p{i}" for i in range(len(strategies))]
     rule_set = REGISTRY[rules_name]
@@ -111,12 +112,16 @@ def play_engine(strategies: list[str], rng, rules_name: str = DEFAULT, options=N
             view.update(rules=rules_name, phase="playing", you=player)
             action = rule_set.bots(strategies[players.index(player)], view, rng) if view["allowed"] else None
             if action is not None:
-                game.apply(player, action.pop("action"), action)
+                name = action.pop("action")
+                game.apply(player, name, action)
                 moves += 1
                 break
         else:
             raise RuntimeError("no bot could move")
-        rolls += game.drain_rolls()
+        settled = game.drain_rolls()
+        rolls += settled
+        if trace is not None:
+            trace.append((name, settled, game.round))
     ranking = game.view_for(None)["ranking"]
     return {
         "seat": players.index(ranking[0]),

@@ -1243,6 +1243,13 @@ def test_a_lesson_of_twelve_phones_from_the_join_screen_to_its_summary(browser, 
     desk.wait_for_selector("button[data-action=reveal]")
     # The choices held while the roster was drawn anew (a table changes all the time).
     assert "Die Würfel von Tisch 2 sind gezinkt: eine Sechs in 1 von 2 Würfen." in desk.inner_text(".hunt-state")
+    # Every table played fair games before: the hunt counts none of their dice, at every table alike.
+    projector.click(".board-switch a[href$='show=hunt']")
+    projector.wait_for_function(
+        """() => { const rows = [...document.querySelectorAll('#hunt tr[data-table]')];
+                   return rows.length === 3 && rows.every((row) => row.dataset.dice === '0'); }"""
+    )
+    assert "Welcher?" in projector.inner_text("#hunt")
     desk.click("button[data-action=start]")  # the next game everywhere
     for seated in tables.values():
         seated[0].page.wait_for_selector("#cup.my-turn")
@@ -1250,7 +1257,8 @@ def test_a_lesson_of_twelve_phones_from_the_join_screen_to_its_summary(browser, 
     desk.click("button[data-action=stop]")
     desk.wait_for_function("() => document.querySelectorAll('.table-card .progress[data-phase=over]').length === 3")
     projector.click(".board-switch a[href$='show=hunt']")
-    projector.wait_for_selector('#hunt tr[data-table="2"]:is([data-verdict=suspect], [data-verdict=unusual])')
+    projector.wait_for_selector('#hunt tr[data-table="2"][data-verdict=loaded]')
+    assert projector.locator("#hunt tr[data-verdict=loaded]").count() == 1  # the fair tables: no false alarm here
     assert projector.locator("#hunt tr.loaded").count() == 0 and "Welcher?" in projector.inner_text("#hunt")
     assert sum(phone.page.locator(".notice.loaded").count() for phone in phones) == 0
     projector.screenshot(path=str(ARTIFACTS / "class-board-hunt.png"))
@@ -1279,6 +1287,14 @@ def test_a_lesson_of_twelve_phones_from_the_join_screen_to_its_summary(browser, 
     assert summary.locator(".summary-games .ranking bdi").count() == 24
     assert " ".join(summary.locator(".summary-games").all_inner_texts()).count("vom Countdown beendet") == 3
     assert "Es war Tisch 2." in summary.inner_text(".summary-hunt")
+    # The hunt's table whole, with no sideways scroll: on a projector's 1280×720 and on A4 paper (190 mm).
+    for width, media in ((1280, "screen"), (718, "print")):
+        summary.set_viewport_size({"width": width, "height": 720})
+        summary.emulate_media(media=media)
+        fits = summary.evaluate(HUNT_FITS)
+        assert fits["right"] <= fits["width"] and fits["overflow"] <= 0 and fits["page"] <= 0, (width, fits)
+    summary.pdf(path=str(ARTIFACTS / "class-summary.pdf"), format="A4")
+    summary.set_viewport_size({"width": 1280, "height": 720})
     summary.emulate_media(media="print")
     # On paper: white, no top bar, the charts' bars drawn, their words dark.
     paper = summary.evaluate(
@@ -1305,6 +1321,14 @@ def every_phone_reads(tables: dict, texts: dict, where: str) -> list:
 
 
 FACE_OF = re.compile(r'class="die face-\d"')
+
+# Whether the summary's hunt table fits its page: its right edge, any scroll inside its card or the page's.
+HUNT_FITS = """() => {
+  const table = document.querySelector(".summary-hunt .hunt-table");
+  return {right: Math.ceil(table.getBoundingClientRect().right), width: document.documentElement.clientWidth,
+          overflow: Math.max(...[table, table.parentElement].map((e) => e.scrollWidth - e.clientWidth)),
+          page: document.documentElement.scrollWidth - document.documentElement.clientWidth};
+}"""
 
 
 # A board's sizes as the back row sees them: the smallest text shown (px), the smallest die, how far the

@@ -1,11 +1,13 @@
 """The dice verdict a class reads, over many seeded bot games: false alarms on fair dice, power on a loaded die.
 
-A class of eight tables of three honest bots plays ten games; at random
-moments in games 2–10 the verdict of the class's pooled statistics (what the
-class board shows) is read. With fair dice it may call them unusual about
-one time in twenty (α = 5 %): checked cups are a skewed sample (the bots
-check what looks like a lie) and never enter the test. With one die of every cup loaded (a six a
-quarter of the time) it must say so once enough games are over.
+A class of eight tables of three honest bots plays ten games; after every
+game that ends, the class board looks: the verdict of the class's pooled
+statistics and of every table's own. With fair dice a class sees "loaded"
+at some look of its lesson at most one time in twenty (the evidence is a
+test martingale): checked cups are a skewed sample (the bots check what
+looks like a lie) and never enter the test. With one die of every cup
+loaded (a six a quarter of the time) it must say so once enough games are
+over.
 
     .venv/bin/python -m pytest tests/test_verdict.py -s    # prints the figures
 """
@@ -53,51 +55,52 @@ def _move(room, seats, dice, rng) -> bool:
     raise AssertionError("no bot could move")
 
 
-def verdicts(seed, dice, rules="maexchen", games=10, after=1, chance=0.002):
-    """Play a class; at random moments once every table has `after` games over, the class's verdict."""
+def verdicts(seed, dice, rules="maexchen", games=10, after=1):
+    """Play a class; after every game that ends, once every table has `after` games over, the verdicts the
+    class sees: the pooled statistics' and each table's own (None while it has no test)."""
     rng = random.Random(seed)
     tables = [_table(rules, rng) for _ in range(TABLES)]
     over = [0] * TABLES
-    seen = []
+    looks = []
+    kind = REGISTRY[rules].dice
     while min(over) < games:
         number = rng.randrange(TABLES)
         if over[number] >= games:
             continue
         room, seats = tables[number]
-        if not _move(room, seats, dice, rng):
-            over[number] += 1
-        if min(over) >= after and rng.random() < chance:
+        if _move(room, seats, dice, rng):
+            continue
+        over[number] += 1
+        if min(over) >= after:
             pooled = stats.new_counts()
             for room, _ in tables:
                 stats.merge(pooled, room.counts)
-            test = stats.shown(pooled)[REGISTRY[rules].dice]
-            if test and test["verdict"] != "few":
-                seen.append(test["verdict"])
-    return seen
-
-
-def _rate(samples):
-    return sum(v in ("unusual", "suspect") for v in samples) / len(samples)
+            shown = [stats.shown(counts)[kind] for counts in (pooled, *(room.counts for room, _ in tables))]
+            looks.append([test["verdict"] if test else None for test in shown])
+    return looks
 
 
 @pytest.mark.timeout(300)
-def test_fair_dice_are_called_unusual_about_one_time_in_twenty():
-    samples = []
+def test_fair_dice_are_called_loaded_at_some_look_of_a_lesson_less_than_one_time_in_twenty():
+    alarmed = looked = 0
     for seed in range(30):
-        samples += verdicts(seed, SeededDice(seed))
-    rate = _rate(samples)
-    print(f"\nfair dice, {len(samples)} verdicts of 30 classes: unusual or worse {rate:.1%}")
-    assert len(samples) >= 400
-    assert rate <= 0.07
+        looks = verdicts(seed, SeededDice(seed))
+        looked += len(looks)
+        alarmed += any("loaded" in look for look in looks)
+    print(f"\nfair dice, 30 lessons of {looked / 30:.0f} looks at 9 verdicts: a 'loaded' at some look {alarmed}")
+    assert looked >= 30 * 70
+    assert alarmed <= 3  # 5 % of 30 is 1.5; 3 or fewer 94 % of the time even at 5 % (the bench: 0.3 %)
 
 
 @pytest.mark.timeout(300)
-def test_one_loaded_die_is_noticed_once_three_games_are_over():
-    # 8 tables × 3 games ≈ 850 rolls: the χ² test's 80 % point for this die (stats.rolls_to_notice).
-    samples = []
+def test_one_loaded_die_is_noticed_once_five_games_are_over():
+    # 8 tables × 5 games ≈ 1,200 rolls: past the verdict's 80 % point for this die (1,056 rolls).
+    noticed = looked = 0
     for seed in range(20):
-        samples += verdicts(seed, LoadedDice(seed), games=6, after=3, chance=0.006)
-    rate = _rate(samples)
-    print(f"\none loaded die, {len(samples)} verdicts once 3 games were over: noticed {rate:.1%}")
-    assert len(samples) >= 100
+        looks = verdicts(seed, LoadedDice(seed), games=6, after=5)
+        looked += len(looks)
+        noticed += sum(look[0] == "loaded" for look in looks)
+    rate = noticed / looked
+    print(f"\none loaded die, {looked} looks once 5 games were over: noticed {rate:.1%}")
+    assert looked >= 100
     assert rate >= 0.75

@@ -939,6 +939,7 @@ def test_the_statistics_json_is_the_csvs_rolls_tested_by_scipy(app, rooms):
 
     import scipy.stats as scipy
 
+    from maxchen import evidence
     from maxchen.dice import SeededDice
     from maxchen.rules import two_dice as rules
 
@@ -970,7 +971,12 @@ def test_the_statistics_json_is_the_csvs_rolls_tested_by_scipy(app, rooms):
     statistic, p = scipy.chisquare(observed, expected)
     assert test["total"] == len(over) and test["df"] == 20
     assert test["chi2"] == pytest.approx(statistic) and test["p"] == pytest.approx(p, rel=1e-9)
-    assert test["verdict"] == ("no_sign" if p >= 0.05 else "unusual" if p >= 0.001 else "suspect")
+    # The verdict reads the evidence of the single dice in the CSV's rows, however often anyone looked.
+    faces = [int(die) for row in over for die in row["dice"].split()]
+    strength = evidence.evidence({face: faces.count(face) for face in range(1, 7)})
+    assert test["evidence"] == pytest.approx(strength) and test["verdict"] == (
+        "loaded" if strength >= 20 else "no_sign"
+    )
     assert numbers["checked_cups"]["values"]["total"] == len(checked)
     assert numbers["checks"]["checks"] == sum(row["outcome"] in ("true", "lie") for row in table)
     assert numbers["checks"]["lies"] == sum(row["outcome"] == "lie" for row in table)
