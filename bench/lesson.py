@@ -74,12 +74,12 @@ def pool(rules: str, count: int, seed: int) -> dict:
     return {kind: [timed_game(rules, rng, kind == "loaded") for _ in range(count)] for kind in ("fair", "loaded")}
 
 
-def table_looks(games: dict, rng: random.Random, loaded: bool, hunt: bool) -> list[tuple[float, list, list]]:
+def table_looks(games: dict, rng: random.Random, loaded: bool, hunt_at: float | None) -> list[tuple]:
     """One table's lesson: at each game's end, (time, every die of its games over, those of games begun since
-    the hunt started)."""
+    the hunt started at `hunt_at` seconds, None: no hunt)."""
     t, all_faces, hunted, looks = 0.0, [], [], []
     while t < LESSON:
-        begun_in_hunt = hunt and t >= HUNT_AT
+        begun_in_hunt = hunt_at is not None and t >= hunt_at
         game = rng.choice(games["loaded" if loaded and begun_in_hunt else "fair"])
         if t + game["seconds"] <= LESSON:
             t += game["seconds"]
@@ -110,10 +110,11 @@ def one_look_alarm(faces) -> bool:
     return stats.p_value(*stats.chi_square(counts(faces), stats.theory("faces"))) < stats.ALPHA
 
 
-def lesson(games: dict, rng: random.Random, hunt: bool) -> dict:
-    """One lesson; what its boards said, look by look."""
+def lesson(games: dict, rng: random.Random, hunt_at: float | None) -> dict:
+    """One lesson (a hunt from `hunt_at` seconds, or none); what its boards said, look by look."""
+    hunt = hunt_at is not None
     loaded_table = 0 if hunt else None
-    tables = [table_looks(games, rng, i == loaded_table, hunt) for i in range(TABLES)]
+    tables = [table_looks(games, rng, i == loaded_table, hunt_at) for i in range(TABLES)]
     events = sorted((t, i, looked) for i, looks in enumerate(tables) for t, *looked in looks)
     now = [([], [])] * TABLES
     out = {"board_alarm": False, "chi_alarm": False, "hunt_alarm": False, "found": False, "found_end": False}
@@ -159,12 +160,11 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=43)
     parser.add_argument("--hunt-at", type=float, default=HUNT_AT / 60, help="the hunt's minute (default 22.5)")
     args = parser.parse_args(argv)
-    global HUNT_AT  # noqa: PLW0603 - one run, one lesson plan
-    HUNT_AT = args.hunt_at * 60
+    hunt_at = args.hunt_at * 60
     needed = evidence.told_needed(LOADING)
     print(
         f"{args.lessons} lessons of each kind, {TABLES} tables of {SEATS}, {LESSON // 60} minutes; hunt at minute "
-        f"{HUNT_AT / 60:g}, a six {LOADING} of the time at one table. Stated rate: {evidence.ALPHA:.0%}."
+        f"{hunt_at / 60:g}, a six {LOADING} of the time at one table. Stated rate: {evidence.ALPHA:.0%}."
     )
     print(
         f"The hunt's line: 'a table's dice give it away 8 times in 10 after about {needed} dice' "
@@ -177,8 +177,8 @@ def main(argv=None) -> int:
         per_game = sum(len(g["faces"]) for g in fair_games) / len(fair_games)
         minutes = sum(g["seconds"] for g in fair_games) / len(fair_games) / 60
         rng = random.Random(args.seed)
-        fair = [lesson(games, rng, hunt=False) for _ in range(args.lessons)]
-        hunts = [lesson(games, rng, hunt=True) for _ in range(args.lessons)]
+        fair = [lesson(games, rng, None) for _ in range(args.lessons)]
+        hunts = [lesson(games, rng, hunt_at) for _ in range(args.lessons)]
         runs = len(fair)
 
         def hits(rows, key):

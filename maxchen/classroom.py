@@ -306,8 +306,8 @@ class Classrooms:
         if data.get("ends_at") is not None:  # and keeps the lesson's time
             countdown = {"action": "countdown", "ends_at": data["ends_at"]}
             self.rooms.act(seat["code"], seat["player"], countdown, teacher=True)
-        if data.get("loaded") and not data["loaded"]["revealed"]:  # and holds its seeds back while the hunt runs
-            self.rooms.hunt(seat["code"], True)
+        if data.get("loaded"):  # and holds its seeds back while the hunt runs; the hunt counts its dice
+            self.rooms.hunt(seat["code"], not data["loaded"]["revealed"])
         return seat["code"]
 
     def _move(self, data, payload):

@@ -311,11 +311,12 @@ class Room:
         return self.hunting or bool(self.loaded and not self.loaded["revealed"])
 
     def hunt(self, on: bool) -> None:
-        """A class's other table: its reveals hold back their seeds while the class's loading is secret."""
+        """A class's other table: its reveals hold back their seeds while the class's loading is secret (`on`);
+        from its next game on, the hunt counts its dice."""
         if not self.classroom:
             raise IllegalMove("not_teacher")
         self.hunting = on
-        if on and self.hunt_from is None:
+        if self.hunt_from is None:  # a table opened after the hunt's reveal counts from its next game too
             self.hunt_from = self.games + 1
 
     @property
