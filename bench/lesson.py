@@ -10,7 +10,8 @@ countdown ends every table's game with the round in play. The boards look
 after every game that ends anywhere: each table's own statistics, the class's
 pooled statistics and, once the teacher started the hunt, the hunt's table.
 In a hunt lesson the teacher loads one table mid-lesson (a six 1 time in 4):
-the hunt counts, at every table, only dice of games begun since it started.
+every game in play ends with its round, and the hunt counts, at every table,
+only dice of games begun since it started.
 
 Games come from a pool played on the real engine (fair dice, and dice loaded
 so), each move timed by its kind; a lesson draws its tables' games from the
@@ -74,18 +75,20 @@ def pool(rules: str, count: int, seed: int) -> dict:
     return {kind: [timed_game(rules, rng, kind == "loaded") for _ in range(count)] for kind in ("fair", "loaded")}
 
 
-def table_looks(games: dict, rng: random.Random, loaded: bool, hunt_at: float | None) -> list[tuple]:
+def table_looks(games: dict, rng: random.Random, loaded: bool, hunt_at: float | None, fresh: bool) -> list[tuple]:
     """One table's lesson: at each game's end, (time, every die of its games over, those of games begun since
-    the hunt started at `hunt_at` seconds, None: no hunt)."""
+    the hunt started at `hunt_at` seconds, None: no hunt). `fresh`: the hunt's start ends the game in play
+    with its round, as the countdown does, and the next game begins."""
     t, all_faces, hunted, looks = 0.0, [], [], []
     while t < LESSON:
         begun_in_hunt = hunt_at is not None and t >= hunt_at
         game = rng.choice(games["loaded" if loaded and begun_in_hunt else "fair"])
-        if t + game["seconds"] <= LESSON:
+        stop = hunt_at if fresh and not begun_in_hunt and hunt_at is not None else LESSON
+        if t + game["seconds"] <= stop:
             t += game["seconds"]
             faces = game["faces"]
-        else:  # the countdown: the game ends with the round in play (or at once, between rounds)
-            end = next(((s, n) for s, n in game["rounds"] if t + s >= LESSON), (game["seconds"], len(game["faces"])))
+        else:  # the countdown (or a fresh hunt): the game ends with the round in play
+            end = next(((s, n) for s, n in game["rounds"] if t + s >= stop), (game["seconds"], len(game["faces"])))
             t += end[0]
             faces = game["faces"][: end[1]]
         all_faces = all_faces + faces
@@ -110,11 +113,11 @@ def one_look_alarm(faces) -> bool:
     return stats.p_value(*stats.chi_square(counts(faces), stats.theory("faces"))) < stats.ALPHA
 
 
-def lesson(games: dict, rng: random.Random, hunt_at: float | None) -> dict:
+def lesson(games: dict, rng: random.Random, hunt_at: float | None, fresh: bool = False) -> dict:
     """One lesson (a hunt from `hunt_at` seconds, or none); what its boards said, look by look."""
     hunt = hunt_at is not None
     loaded_table = 0 if hunt else None
-    tables = [table_looks(games, rng, i == loaded_table, hunt_at) for i in range(TABLES)]
+    tables = [table_looks(games, rng, i == loaded_table, hunt_at, fresh) for i in range(TABLES)]
     events = sorted((t, i, looked) for i, looks in enumerate(tables) for t, *looked in looks)
     now = [([], [])] * TABLES
     out = {"board_alarm": False, "chi_alarm": False, "hunt_alarm": False, "found": False, "found_end": False}
@@ -159,6 +162,9 @@ def main(argv=None) -> int:
     parser.add_argument("--rules", nargs="+", default=["maexchen", "luegen"])
     parser.add_argument("--seed", type=int, default=43)
     parser.add_argument("--hunt-at", type=float, default=HUNT_AT / 60, help="the hunt's minute (default 22.5)")
+    parser.add_argument(
+        "--games-go-on", action="store_true", help="as before session 23: the games in play go on at the hunt's start"
+    )
     args = parser.parse_args(argv)
     hunt_at = args.hunt_at * 60
     needed = evidence.told_needed(LOADING)
@@ -178,7 +184,7 @@ def main(argv=None) -> int:
         minutes = sum(g["seconds"] for g in fair_games) / len(fair_games) / 60
         rng = random.Random(args.seed)
         fair = [lesson(games, rng, None) for _ in range(args.lessons)]
-        hunts = [lesson(games, rng, hunt_at) for _ in range(args.lessons)]
+        hunts = [lesson(games, rng, hunt_at, not args.games_go_on) for _ in range(args.lessons)]
         runs = len(fair)
 
         def hits(rows, key):

@@ -436,6 +436,9 @@ class Classrooms:
             if other.code != table:
                 self.rooms.hunt(other.code, True)
         data["loaded"] = {"table": table, "six": payload["six"], "revealed": False}
+        for playing in self._tables(data):  # the hunt counts games begun from now on: the games in play end soon
+            if playing.phase == "playing":
+                self.rooms.act(playing.code, playing.host, {"action": "last_round"}, teacher=True)
 
     def _reveal(self, data, payload):
         """The class (and that table) is told which table's dice are loaded."""

@@ -96,6 +96,7 @@ def readable(data: dict) -> bool:
         and (data.get("game") is None or of_type(data["game"], dict))
         and of_type(data.get("games", 0), int)
         and (data.get("hunt_from") is None or of_type(data["hunt_from"], int))
+        and data.get("closing") in (None, "hunt")
         and all(of_type(data.get(key) or [], list) for key in ("places", "results"))
         and of_type(data.get("counts") or {}, dict)
         and of_type(seats, list)
@@ -138,6 +139,7 @@ class Room:
         loaded=None,
         hunting=False,
         hunt_from=None,
+        closing=None,
     ):
         self.code = code
         # A class's table whose dice its teacher loaded: {"six": "1/4", "game": the first game rolled so,
@@ -149,6 +151,8 @@ class Room:
         # The first game whose dice a class's hunt counts here (stats.hunt_faces): the next one to begin when
         # the hunt started, at every table alike; None: no hunt yet.
         self.hunt_from = hunt_from
+        # Why the game in play ends with its round ("hunt": the class's hunt begins with fresh games), or None.
+        self.closing = closing
         self.paused = paused  # a class's table its teacher paused: nobody acts until the teacher resumes
         self.ends_at = ends_at  # a class's countdown (epoch seconds): after it, the game ends with its round
         self.ended = ended  # why the last game ended early: "teacher" (stopped) or "time" (the countdown)
@@ -241,8 +245,9 @@ class Room:
             round_before = self.game.round if self.phase == "playing" else None
             self._apply(player, payload, connected, dice)
             time_up = self.ends_at is not None and now is not None and now >= self.ends_at
-            if time_up and self.phase == "playing" and self.game.round != round_before:
-                self._end("time")  # docs/rules.md §7: at zero a table plays its round to the end, then stops
+            if (time_up or self.closing) and self.phase == "playing" and self.game.round != round_before:
+                # docs/rules.md §7: at zero (or when a hunt begins) a table plays its round to the end, then stops
+                self._end("time" if time_up else self.closing)
         except IllegalMove as error:
             raise self.named(error) from None
 
@@ -280,6 +285,12 @@ class Room:
             raise IllegalMove("countdown_seconds", low=COUNTDOWN[0], high=COUNTDOWN[1])
         self.ends_at = ends_at
 
+    def _last_round(self, payload):
+        """A class's hunt begins: the game in play ends with its round, so that the hunt's games begin soon."""
+        if self.phase != "playing":
+            raise IllegalMove("no_game")
+        self.closing = "hunt"
+
     def _end(self, why: str) -> None:
         still_in = set(self.game.active())
         self.game.end_now()
@@ -293,6 +304,7 @@ class Room:
         A game ended early ranks the players `still_in` with equal standings in one place: a tie.
         """
         self.phase = "over"
+        self.closing = None
         ranking = self.game.view_for(None).get("ranking") or []
         places = list(range(1, len(ranking) + 1))
         key = self.game.standing_key
@@ -350,6 +362,7 @@ class Room:
         "stop": _stop,
         "countdown": _countdown,
         "reveal": _reveal,
+        "last_round": _last_round,
     }
 
     def named(self, error: IllegalMove) -> IllegalMove:
@@ -404,7 +417,7 @@ class Room:
         self.game = self.ruleset(
             [s.id for s in members], self.options, dice_of(self.loaded, dice, self.games, self.code)
         )
-        self.ended = self.places = None
+        self.ended = self.places = self.closing = None
         self.seats = members
         for seat in members:
             seat.waiting = False
@@ -670,6 +683,7 @@ class Room:
             "paused": self.paused,
             "ends_at": self.ends_at,
             "ended": self.ended,
+            "closing": self.closing,
             "places": self.places,
             "loaded": self.told_loading["six"] if self.told_loading else None,
         }
@@ -730,6 +744,7 @@ class Room:
             "loaded": self.loaded,
             "hunting": self.hunting,
             "hunt_from": self.hunt_from,
+            "closing": self.closing,
         }
 
     @classmethod
@@ -758,6 +773,7 @@ class Room:
             loaded=loaded,
             hunting=data.get("hunting", False),
             hunt_from=data.get("hunt_from"),
+            closing=data.get("closing"),
             paused=data.get("paused", False),
             ends_at=data.get("ends_at"),
             ended=data.get("ended"),

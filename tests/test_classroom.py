@@ -362,3 +362,42 @@ def test_a_party_rooms_dice_are_never_loaded():
     with pytest.raises(IllegalMove, match="not_teacher"):
         rooms.act(ann["code"], ann["player"], {"action": "reveal"})
     assert rooms.load(ann["code"]).loaded is None
+
+
+def test_a_hunt_begun_mid_game_ends_every_game_with_its_round_and_counts_only_the_next_ones(classes):
+    import random
+
+    from maxchen import bots
+
+    code, teacher, _ = seated(classes, 8, start=True)
+    rooms, rng = classes.rooms, random.Random(6)
+    tables = [t.code for t in classes.overview(code)["tables"]]
+    for table in tables:  # a few moves in: mid-round
+        for _ in range(4):
+            player = rooms.load(table).game.waiting_for()[0]
+            rooms.act(table, player, bots.act("honest", rooms.view(table, player), rng))
+    in_play = {table: rooms.load(table).game.round for table in tables}
+    # The teacher loads table 2: every game in play (not only the loaded table's) ends with its round.
+    classes.act(code, teacher, {"action": "load", "table": tables[1], "six": "1/2"})
+    for table in tables:
+        view = rooms.view(table, rooms.load(table).host)
+        assert (view["phase"], view["closing"]) == ("playing", "hunt")
+        play_out(rooms, table, rng)
+        room = rooms.load(table)
+        assert room.ended == "hunt" and room.results[-1]["ended"] == "hunt"
+        assert room.results[-1]["rounds"] == in_play[table]  # the round in play, to its end, and no more
+        assert sum(stats.hunt_faces(room.counts).values()) == 0  # a game begun before the hunt: not counted
+        assert room.closing is None and rooms.view(table, room.host)["closing"] is None
+    # The hunt's games: every die of them counts, at both tables; the loaded table's are loaded.
+    classes.act(code, teacher, {"action": "start"})
+    for table in tables:
+        play_out(rooms, table, rng)
+        room = rooms.load(table)
+        rolled = [face for e in rooms.store.room_log(table) if e["game"] == room.games for face in e["dice"]]
+        assert stats.hunt_faces(room.counts) == {face: rolled.count(face) for face in range(1, 7)}
+        assert room.ended is None and rolled
+    # A last round is the teacher's, at a table in play only.
+    with pytest.raises(IllegalMove):
+        rooms.act(tables[0], rooms.load(tables[0]).host, {"action": "last_round"}, teacher=True)
+    with pytest.raises(IllegalMove):
+        rooms.act(tables[0], rooms.load(tables[0]).host, {"action": "last_round"})
