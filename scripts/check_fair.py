@@ -272,7 +272,7 @@ def main(argv=None):
             read[line] = row
     whole = {key: rows for key, rows in rounds.items() if key not in broken}  # a round with a bad cup fails already
     for line, problem in {**_rounds(whole), **tables.wrong()}.items():
-        wrong.setdefault(line, problem)
+        wrong[line] = f"{wrong[line]}; {problem}" if line in wrong else problem  # a round's count, and its rows
         skipped.pop(line, None)
     checked = len(read) - len(wrong) - len(skipped)
     for line, problem in sorted(wrong.items()):
