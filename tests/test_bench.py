@@ -90,3 +90,26 @@ def test_the_light_load_bench_times_ours_and_the_floor_in_turns():
 def test_the_render_bench_draws_every_area_of_a_room_in_play():
     timings = _bench("render").main(["--renders", "2"])
     assert set(timings) == {"players", "table", "controls"} and all(t > 0 for t in timings.values())
+
+
+def test_the_lesson_bench_times_real_games_and_counts_the_hunt_from_its_start():
+    lesson = _bench("lesson")
+    games = lesson.pool("maexchen", 6, seed=1)
+    played = games["fair"][0]
+    # A game's dice are the engine's rolls; its rounds end at times and dice counts that only grow.
+    assert len(played["faces"]) >= 10 and played["seconds"] > 60
+    assert played["rounds"] == sorted(played["rounds"]) and played["rounds"][-1][1] <= len(played["faces"])
+    assert sum(f == 6 for g in games["loaded"] for f in g["faces"]) > sum(
+        f == 6 for g in games["fair"] for f in g["faces"]
+    )
+    rng = random.Random(2)
+    looks = lesson.table_looks(games, rng, loaded=True, hunt_at=lesson.HUNT_AT, fresh=True)
+    times = [t for t, *_ in looks]
+    assert times == sorted(times) and times[-1] >= lesson.LESSON  # the countdown's game ends after zero
+    before = [hunted for t, _, hunted in looks if t <= lesson.HUNT_AT]
+    assert before and all(h == [] for h in before)  # nothing of the games before the hunt counts
+    assert looks[-1][2] and len(looks[-1][2]) < len(looks[-1][1])
+    result = lesson.lesson(games, rng, lesson.HUNT_AT, fresh=True)
+    assert {"board_alarm", "hunt_alarm", "found", "found_end", "loaded_dice"} <= set(result)
+    # The board's line and the bench's check of it speak of the same count of dice.
+    assert abs(lesson.power_at(283, 2000, 1) - 0.804) < 0.03
