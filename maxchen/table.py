@@ -99,6 +99,13 @@ def readable(data: dict) -> bool:
         and data.get("closing") in (None, "hunt")
         and all(of_type(data.get(key) or [], list) for key in ("places", "results"))
         and of_type(data.get("counts") or {}, dict)
+        and _counted((data.get("counts") or {}).get("hunt") or {})
+        and (
+            data.get("loaded") is None
+            or of_type(data["loaded"], dict)
+            and of_type(data["loaded"].get("revealed"), bool)
+        )
+        and of_type(data.get("hunting", False), bool)
         and of_type(seats, list)
         and all(
             of_type(seat, dict)
@@ -108,6 +115,13 @@ def readable(data: dict) -> bool:
             and (seat.get("bot") is None or of_type(seat["bot"], str))
             for seat in seats
         )
+    )
+
+
+def _counted(faces) -> bool:
+    """A hunt's count as saved: faces "1".."6" to whole numbers, none below 0."""
+    return of_type(faces, dict) and all(
+        k in "123456" and len(k) == 1 and of_type(n, int) and n >= 0 for k, n in faces.items()
     )
 
 

@@ -22,6 +22,7 @@ every cup holds, 1 when one does not or none could be checked.
 import csv
 import hashlib
 import hmac
+import re
 import sys
 
 FAIR = (1, 1, 1, 1, 1, 1)
@@ -74,6 +75,11 @@ def _number(text):
     return int(text) if text.isdigit() else None
 
 
+WHOLE = re.compile(r"[1-9][0-9]*")
+ROOM = re.compile(r"[A-Z0-9]{4,8}")
+COLUMNS = ("game", "round", "rules", "player", "dice", "room", "seat", "commit", "server_seed", "client_seed")
+
+
 def check_row(row):
     """None when the row's dice come from its seeds and its columns say what they do, else what is wrong;
     "skip" when it has no server seed (`unchecked` says why, or it fails: `marked`)."""
@@ -82,6 +88,11 @@ def check_row(row):
         return problem
     if not row.get("server_seed"):
         return "skip"
+    for key in ("game", "round", "seat"):  # in the dice's message as written: one way to write each number
+        if not WHOLE.fullmatch(row.get(key) or ""):
+            return f"the {key} {row.get(key)!r} is not a whole number written plainly (1, 2, …)"
+    if not ROOM.fullmatch(row.get("room") or ""):
+        return f"the room {row.get('room')!r} is no room code"
     try:
         dice = [int(die) for die in row["dice"].split()]
         weights = tuple(int(w) for w in row["weights"].split()) if row.get("weights") else FAIR
@@ -253,10 +264,19 @@ def main(argv=None):
     rounds = {}  # (table, game, round) -> [(line, row)] of a liar's-dice round's called cups
     broken = set()  # the rounds of rows that fail on their own
     tables = Tables()
+    seen = {}  # a commit or server seed -> the line that used it first
     with file:
-        for line, row in enumerate(csv.DictReader(file), 2):
+        reader = csv.DictReader(file)
+        missing = [column for column in COLUMNS if column not in (reader.fieldnames or ())]
+        if missing:
+            print(f"{args[0]} is no maxchen CSV: it has no column {', '.join(missing)}", file=sys.stderr)
+            return 2
+        for line, row in enumerate(reader, 2):
             row = {key: (value or "").strip() for key, value in row.items() if key is not None}
             problem = check_row(row)
+            for key in ("commit", "server_seed"):  # each cup has seeds of its own
+                if row.get(key) and seen.setdefault((key, row[key]), line) != line:
+                    problem = problem or f"the {key} of line {seen[(key, row[key])]} again"
             game = (row.get("table", ""), row.get("game", ""))
             said = {game: row["room"], (*game, row["player"]): row["seat"], (*game, "#", row["seat"]): row["player"]}
             if problem != "skip" and any(places.setdefault(key, value) != value for key, value in said.items()):

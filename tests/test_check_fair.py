@@ -204,6 +204,20 @@ def test_weights_chosen_per_row_after_the_players_seed_fail(maexchen_csv, tmp_pa
     assert status == 1 and "does not give the commit (with its weights)" in said, said
 
 
+def test_a_number_written_another_way_or_a_cup_used_twice_fails(maexchen_csv, tmp_path, capsys):
+    """The room, game, round and seat go into the dice's message as written: "03" for 3 would give the server
+    another roll of the same cup to choose from. A cup's seeds are its own: a row copied fails."""
+    header, rows = maexchen_csv
+    for key, written in (("round", "0{}"), ("seat", "0{}"), ("game", "{}.0"), ("room", "{}x")):
+        forged = [{**row, key: written.format(row[key])} if i == 0 else row for i, row in enumerate(rows)]
+        status, said = _verdict(tmp_path, header, forged, capsys)
+        assert status == 1 and "line 2 " in said and key in said, (key, said)
+    status, said = _verdict(tmp_path, header, [*rows, rows[0]], capsys)
+    assert status == 1 and "the commit of line 2 again" in said, said
+    roomless = [{key: value for key, value in row.items() if key != "room"} for row in rows]
+    assert _verdict(tmp_path, [h for h in header if h != "room"], roomless, capsys)[0] == 2  # no traceback
+
+
 def test_seeds_blanked_fail_and_only_a_mark_makes_them_not_checked(maexchen_csv, tmp_path, capsys):
     header, rows = maexchen_csv
     blanked = [{**row, "server_seed": ""} for row in rows[:-1]] + rows[-1:]

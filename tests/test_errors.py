@@ -132,6 +132,13 @@ def test_a_room_whose_saved_text_is_no_json_object_harms_nothing_else(make_store
         {"results": "x"},
         {"places": 5},
         {"ends_at": "soon"},
+        {"counts": {"hunt": {"6": "x"}}},
+        {"counts": {"hunt": [1, 2]}},
+        {"counts": {"hunt": {"6": -5, "1": 3}}},
+        {"hunt_from": "2"},
+        {"closing": "time"},
+        {"loaded": {"six": "1/4", "game": 1, "revealed": "no"}},
+        {"hunting": "yes"},
     ],
 )
 def test_a_saved_game_whose_insides_have_other_types_reads_as_room_broken(tmp_path, change, caplog):
