@@ -236,6 +236,10 @@ class Tables:
             for line, game, loaded in self.games[table]:
                 if game >= start and not loaded:
                     wrong.setdefault(line, f"no loading on a cup of a table loaded from game {start} on")
+        held = [lines[True] for lines in self.held.values() if True in lines]
+        if held and any(False in lines for lines in self.held.values()):  # a hunt holds every table's, or none
+            for line in held:
+                wrong.setdefault(line, "held back by a hunt, while another table's cups show their seeds")
         for lines in self.held.values():
             if len(lines) > 1:
                 wrong[max(lines.values())] = "some cups of the table held back by a hunt and some not"

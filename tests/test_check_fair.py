@@ -153,6 +153,18 @@ def test_while_a_hunt_runs_its_cups_are_not_checked_never_held_to_hold(tmp_path,
     assert status == 1 and "line 2" in said
 
 
+def test_a_hunt_holds_every_tables_seeds_or_none(tmp_path, capsys):
+    """Revealed, a hunt's every cup shows its seeds; a table's first game, fair at both, held at one table only
+    while the other shows its seeds: a server hiding one table's dice, not a hunt."""
+    header, rows = class_csv("maexchen", reveal=True)
+    first = [row for row in rows if row["game"] == "1"]
+    hidden = [
+        {**row, "server_seed": "", "weights": "", "unchecked": "held"} if row["table"] == "2" else row for row in first
+    ]
+    status, said = _verdict(tmp_path, header, hidden, capsys)
+    assert status == 1 and "while another table's cups show their seeds" in said, said
+
+
 def test_a_cup_rolled_before_the_seeds_is_marked_so_and_not_checked(tmp_path, capsys):
     header, rows = room_csv("maexchen", games=1, old_cup=True)
     old = [row for row in rows if row["unchecked"]]
