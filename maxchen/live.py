@@ -199,7 +199,7 @@ def _digest(text: str) -> str:
 
 def _board_key(room) -> str:
     """What the board's statistics show, as a key: never the unseen rolls."""
-    return _digest(json.dumps(stats.shown(room.counts)))
+    return _digest(json.dumps(stats.shown(room.counts, power=False)))  # power follows from the counts
 
 
 def stats_key(room) -> str:

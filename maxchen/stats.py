@@ -156,7 +156,7 @@ def dice_of(observed: dict, kind: str) -> dict[int, int]:
     return faces
 
 
-def test(observed: dict[int, int], kind: str) -> dict:
+def test(observed: dict[int, int], kind: str, power: bool = True) -> dict:
     """Counts against theory: the rows, the evidence against fair dice and its verdict, the one-look χ² and
     its p, and how the verdict would fare against a loaded die.
 
@@ -170,7 +170,7 @@ def test(observed: dict[int, int], kind: str) -> dict:
     only (None before `needed`). `power`: how often the verdict says
     `loaded` at this many rolls when one die of each roll shows a six a
     quarter of the time; `to_notice`: the rolls it needs for 8 times in 10
-    (both by a seeded simulation).
+    (both by a seeded simulation; None without `power`: a key or a verdict alone).
     """
     table = rows(observed, kind)
     total = sum(row["observed"] for row in table)
@@ -187,8 +187,8 @@ def test(observed: dict[int, int], kind: str) -> dict:
         "p": None,
         "evidence": strength,
         "verdict": evidence.verdict(strength, total, needed(kind)),
-        "power": evidence.any_power(total * per_cup, LOADED_SIX, per_cup),
-        "to_notice": math.ceil(evidence.any_needed(LOADED_SIX, per_cup) / per_cup),
+        "power": evidence.any_power(total * per_cup, LOADED_SIX, per_cup) if power else None,
+        "to_notice": math.ceil(evidence.any_needed(LOADED_SIX, per_cup) / per_cup) if power else None,
     }
     if total < result["needed"]:
         return result
@@ -344,7 +344,7 @@ def _keyed(counter: dict) -> dict[int, int]:
     return {int(k): n for k, n in counter.items()}
 
 
-def shown(counts: dict) -> dict:
+def shown(counts: dict, power: bool = True) -> dict:
     """What the table may see of a room's counts: the dice against theory, this game's checks, the lies.
 
     `values`, `faces`: the test of every roll of the games that are over.
@@ -371,7 +371,7 @@ def shown(counts: dict) -> dict:
     result = {}
     for kind in GAME:
         settled, game = _keyed(counts[kind]), _keyed(counts["game"][kind])
-        result[kind] = test(settled, kind) if settled else None
+        result[kind] = test(settled, kind, power) if settled else None
         result[f"checked_{kind}"] = (
             {"kind": kind, "total": sum(game.values()), "rows": rows(game, kind)} if game else None
         )

@@ -75,7 +75,9 @@ def verdicts(seed, dice, rules="maexchen", games=10, after=1):
             pooled = stats.new_counts()
             for room, _ in tables:
                 stats.merge(pooled, room.counts)
-            shown = [stats.shown(counts)[kind] for counts in (pooled, *(room.counts for room, _ in tables))]
+            shown = [
+                stats.shown(counts, power=False)[kind] for counts in (pooled, *(room.counts for room, _ in tables))
+            ]
             looks.append([test["verdict"] if test else None for test in shown])
     return looks
 
