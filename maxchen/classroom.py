@@ -533,12 +533,12 @@ class Classrooms:
             "played": any(t.games for t in tables),  # a game was started at some table
         }
 
-    def pooled(self, tables) -> dict:
+    def pooled(self, tables, power: bool = True) -> dict:
         """The statistics of `tables` together (a class's `every_table`), as the tables may see them."""
         counts = stats.new_counts()
         for room in tables:
             stats.merge(counts, room.counts)
-        return stats.shown(counts)
+        return stats.shown(counts, power)
 
     def faces_in_order(self, tables) -> tuple[list[int], list[int]]:
         """Every die of `tables`' games that are over (as far as their logs keep them), in the order rolled,

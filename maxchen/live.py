@@ -212,7 +212,7 @@ def render_stats(room, lang: str | None = None, full: bool = False) -> Markup:
     lang = _lang(lang)
     context = {
         **_context(room.code, room.rules, {}, lang),
-        "counts": stats.shown(room.counts),
+        "counts": stats.shown(room.counts, power=full),  # a board shows no power: no simulation for it
         "value_name": str,  # a chart names values by their number: short under a bar
         "full": full,
     }
@@ -242,7 +242,7 @@ def class_parts(overview: dict, classrooms, lang: str | None = None) -> dict[str
             parts["reveal"] = _render(f"{REGISTRY[view['rules']].templates}/reveal.html", own)
         tables.append({"number": number, "code": room.code, "view": view, "parts": parts})
     context = {**_context(overview["code"], overview["rules"], {}, lang), "overview": overview, "tables": tables}
-    pooled = classrooms.pooled(overview["every_table"])  # once for the statistics and the claims
+    pooled = classrooms.pooled(overview["every_table"], power=False)  # once for the statistics and the claims
     return {
         "joined": _render("partials/class_joined.html", context),
         "tables": _render("partials/class_tables.html", context),
@@ -324,7 +324,7 @@ def class_stats(overview: dict, classrooms, lang: str | None = None, full: bool 
     """The statistics of a whole class (inner HTML): every table pooled, as the tables may see them (`pooled`:
     already counted)."""
     context = _context(overview["code"], overview["rules"], {}, _lang(lang))
-    counts = classrooms.pooled(overview["every_table"]) if pooled is None else pooled
+    counts = classrooms.pooled(overview["every_table"], power=full) if pooled is None else pooled
     shown = {**context, "counts": counts, "value_name": str, "whole_class": True}
     return Markup(_render("partials/stats.html", {**shown, "full": full}))  # noqa: S704 - autoescaped
 

@@ -98,7 +98,7 @@ class Rooms:
             if code not in self._sound:
                 for player in [None, *(seat.id for seat in room.seats)]:
                     room.view_for(player, {})
-                stats.shown(room.counts)
+                stats.shown(room.counts, power=False)  # the counts read; power is theirs alone
                 self._sound.add(code)
         except UNREADABLE:
             raise self._broken.refuse(code) from None

@@ -85,13 +85,14 @@ def verdicts(seed, dice, rules="maexchen", games=10, after=1):
 @pytest.mark.timeout(300)
 def test_fair_dice_are_called_loaded_at_some_look_of_a_lesson_less_than_one_time_in_twenty():
     alarmed = looked = 0
-    for seed in range(30):
+    for seed in range(16):
         looks = verdicts(seed, SeededDice(seed))
         looked += len(looks)
         alarmed += any("loaded" in look for look in looks)
-    print(f"\nfair dice, 30 lessons of {looked / 30:.0f} looks at 9 verdicts: a 'loaded' at some look {alarmed}")
-    assert looked >= 30 * 70
-    assert alarmed <= 3  # 5 % of 30 is 1.5; 3 or fewer 94 % of the time even at 5 % (the bench: 0.3 %)
+    print(f"\nfair dice, 16 lessons of {looked / 16:.0f} looks at 9 verdicts: a 'loaded' at some look {alarmed}")
+    assert looked >= 16 * 70
+    # 5 % of 16 is 0.8; 2 or fewer 96 % of the time even at 5 % (bench/lesson.py: 0.6 % of 2,000 lessons)
+    assert alarmed <= 2
 
 
 @pytest.mark.timeout(300)
