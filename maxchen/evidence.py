@@ -159,15 +159,15 @@ def any_needed(six: str | Fraction, per_cup: int = 1) -> int:
 
 
 CRITICAL_5 = 11.070497693516351  # χ² with 5 degrees of freedom at 0.05 (a test asserts it against scipy)
-MIN_DICE = 30  # the χ² of single dice is made from 30 dice on (every expected count at least 5)
 DIP_RUNS = 4_000
 
 
 @lru_cache(maxsize=256)
 def dips(looks: tuple[int, ...], runs: int = DIP_RUNS) -> float:
     """How often fair dice, tested by the one-look χ² (single dice, 0.05) at each of `looks` (the dice so far
-    at each look, ascending), dip under p = 0.05 at least once: a seeded simulation of `runs` lessons."""
-    tested = [n for n in looks if n >= MIN_DICE]
+    at each look, ascending, each enough for the test: stats.needed), dip under p = 0.05 at least once: a
+    seeded simulation of `runs` lessons."""
+    tested = list(looks)
     if not tested:
         return 0.0
     rng = np.random.default_rng([SEED, len(tested), tested[-1]])

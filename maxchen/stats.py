@@ -486,7 +486,8 @@ def running(faces, watch: int = 6, points: int = 120, looks=()) -> dict | None:
                 }
             )
     looks = tuple(n for n in looks if 0 < n <= total)
-    tested = [n for n in looks if n >= needed("faces")]
+    counted = [n for n in looks if n >= needed("faces")]
+    tested = counted
     if len(tested) > MOST_LOOKS:  # a long lesson: every k-th look, the last kept (fewer looks dip less: a floor)
         step = math.ceil(len(tested) / MOST_LOOKS)
         tested = tested[::-1][::step][::-1]
@@ -495,7 +496,7 @@ def running(faces, watch: int = 6, points: int = 120, looks=()) -> dict | None:
         "theory": share,
         "total": total,
         "points": out,
-        "looks": len([n for n in looks if n >= needed("faces")]),
+        "looks": len(counted),
         "dips": evidence.dips(tuple(tested)) if tested else None,
         "dip_runs": evidence.DIP_RUNS,
         "evidence": out[-1]["evidence"],
