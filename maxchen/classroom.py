@@ -126,6 +126,7 @@ class Classrooms:
             raise self._broken.refuse(code, "no class of ours")
         if data["code"] != code:  # saved under another code: a change would be saved over that class
             raise self._broken.refuse(code, f"saved as {data['code']!r}")
+        data["options"] = RULESETS[data["rules"]].with_defaults(data["options"])  # saved before an option
         if code not in self._sound:  # once per process: a table that is another class's room, or nobody's
             foreign = [table for table in data["tables"] if self._classroom_of(table) not in (code, None)]
             if foreign:

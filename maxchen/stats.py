@@ -232,6 +232,7 @@ def new_counts() -> dict:
         "game": {kind: {} for kind in GAME},
         "pending": {kind: {} for kind in PENDING},
         "hunt": {},  # a lesson's hunt: every die, by face, of the games begun since it started (`settle`)
+        "lengths": {},  # rule set -> its games over here by length, "3" -> games (`count_game`)
     }
 
 
@@ -293,6 +294,12 @@ def count_rolls(counts: dict, rolls, dice: str = "values") -> None:
             _tally(counts["checked"], roll["announced"], lie)
 
 
+def count_game(counts: dict, rules: str, length: int) -> None:
+    """One more game over, of rule set `rules` played to `length` (its `Game.LENGTH` option: points to go out,
+    lives, mats, dice each)."""
+    _add(_upgrade(counts)["lengths"].setdefault(rules, {}), length)
+
+
 def settle(counts: dict, hunt: bool = False) -> bool:
     """The game is over: its rolls count now, every one of them (`hunt`: in the hunt's count too, a game
     begun since the lesson's hunt started). Whether there were any."""
@@ -352,7 +359,8 @@ def shown(counts: dict, power: bool = True) -> dict:
     a skewed sample). `ladder`: per announced value (ladder order), every
     check and the lies it caught, and every announcement of the games that
     are over and its lies. `bids`: per Lügen bid count, the doubts and the
-    bids that fell (too high).
+    bids that fell (too high). `lengths`: the games over, by rule set and
+    length (`count_game`).
     """
     counts = _upgrade(counts)
     checked, said = counts["checked"], counts["announced"]
@@ -385,6 +393,12 @@ def shown(counts: dict, power: bool = True) -> dict:
         "doubts": counts["doubts"],
         "fell": counts["fell"],
         "bids": sorted(bids, key=lambda row: row["count"]),
+        # Per rule set, its games over by length, shortest first.
+        "lengths": [
+            {"rules": rules, "length": int(length), "games": n}
+            for rules, games in sorted(counts["lengths"].items())
+            for length, n in sorted(games.items(), key=lambda item: int(item[0]))
+        ],
     }
 
 
@@ -561,6 +575,7 @@ def report(shown_counts: dict) -> dict:
                 {"count": row["count"], "doubts": row["doubts"], "too_high": row["fell"]} for row in s["bids"]
             ],
         },
+        "lengths": [dict(row) for row in s["lengths"]],
     }
 
 

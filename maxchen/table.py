@@ -330,6 +330,7 @@ class Room:
         result = {"game": self.games, "ranking": [names.get(p) for p in ranking], "rounds": self.game.rounds_played()}
         self.results.append({**result, "places": places, "ended": self.ended})
         del self.results[:-RESULTS_KEPT]
+        stats.count_game(self.counts, self.rules, self.game.options[self.game.LENGTH])
 
     @property
     def held(self) -> bool:
@@ -633,7 +634,7 @@ class Room:
             "choices": [] if self.paused else mine.get("choices", []),
             "paused": self.paused,
             "dice": mine.get("dice"),
-            "cup_size": game.cup_size(you) if game is not None else self.ruleset.DICE,
+            "cup_size": game.cup_size(you) if game is not None else self.ruleset.first_cup(self.options),
             "step": turn["step"] if turn and turn["player"] == you else None,
             "answers": answers,
             "waiting": seat.waiting if seat else False,
@@ -771,7 +772,7 @@ class Room:
         return cls(
             code=data["code"],
             rules=data["rules"],
-            options=dict(data["options"]),
+            options=RULESETS[data["rules"]].with_defaults(data["options"]),  # saved before an option: its default
             seats=[Seat(**s) for s in data["seats"]],
             host=data["host"],
             version=data["version"],

@@ -9,8 +9,8 @@ from .conftest import refused
 A, B, C = "ann", "ben", "cem"
 
 
-def new_game(*rolls, players=(A, B, C)):
-    return MaexchenGame(list(players), dice=FixedDice(rolls))
+def new_game(*rolls, players=(A, B, C), **options):
+    return MaexchenGame(list(players), options, dice=FixedDice(rolls))
 
 
 def points(game):
@@ -177,6 +177,54 @@ def test_the_last_player_in_wins():
     assert game.allowed(A) == game.allowed(B) == []
     assert game.view_for(A)["turn"] is None
     refused(game, B, "shake", "not_allowed")
+
+
+def test_a_shorter_game_out_at_three_ends_when_a_player_reaches_three_points():
+    # docs/rules.md §2, "A shorter game": the host chose out at 3; every penalty is as in a game of 5.
+    game = new_game((4, 3), (2, 1), (3, 2), players=(A, B), out_at=3)
+    assert game.options == {"out_at": 3, "hint": "off"}
+    assert game.player_fields(A) == {"out": False, "points": 0}
+    # Ann lies 62 on 43; Ben checks: Ann takes 1 point and opens again.
+    game.apply(A, "shake")
+    game.apply(A, "announce", {"value": 62})
+    game.apply(B, "check")
+    assert points(game) == {A: 1, B: 0} and game.turn == A
+    # Ann rolls a real Mäxchen; Ben checks it and pays 2: on 2 points he is still in.
+    game.apply(A, "shake")
+    game.apply(A, "announce", {"value": 21})
+    game.apply(B, "check")
+    assert points(game) == {A: 1, B: 2} and not game.over and game.out == []
+    # Ben opens and lies 41 on 32; Ann checks: his third point puts him out, and Ann has won.
+    game.apply(B, "shake")
+    game.apply(B, "announce", {"value": 41})
+    game.apply(A, "check")
+    assert points(game) == {A: 1, B: 3}
+    assert game.over and game.out == [B] and game.winner == A
+    assert game.player_fields(B) == {"out": True, "points": 3}
+    assert game.view_for(None)["ranking"] == [A, B]
+
+
+def test_without_the_hosts_choice_three_points_are_not_out():
+    game = new_game((3, 2), players=(A, B))
+    assert game.options["out_at"] == 5
+    game.score[B] = 2
+    game.apply(A, "shake")
+    game.apply(A, "announce", {"value": 32})
+    game.apply(B, "check")  # 32 is 32: Ben's third point
+    assert game.score[B] == 3 and game.out == [] and not game.over
+
+
+def test_a_game_saved_before_the_host_chose_its_length_is_out_at_five():
+    game = new_game((4, 1), players=(A, B))
+    state = game.to_dict()
+    state["options"] = {"hint": "off"}
+    again = MaexchenGame.from_dict(state, FixedDice([(4, 1)]))
+    assert again.options == {"out_at": 5, "hint": "off"}
+    again.score[A] = 4
+    again.apply(A, "shake")
+    again.apply(A, "announce", {"value": 65})
+    again.apply(B, "check")  # 41 is lower than 65: Ann's fifth point
+    assert again.winner == B
 
 
 def test_a_whole_game_to_the_end():

@@ -21,11 +21,17 @@ PLAYERS = ["p0", "p1", "p2", "p3"]
 VALUES = st.one_of(st.integers(0, 70), st.sampled_from(["21", "6-5", "Mäxchen", "12", "", None, [6, 5]]))
 
 
+def lengths(game_class):
+    """Every length of a game the host may choose (docs/rules.md, "A shorter game")."""
+    option = game_class.OPTIONS[game_class.LENGTH]
+    return st.sampled_from(option.choices) if option.choices else st.integers(option.low, option.high)
+
+
 def machine_for(game_class):
     class GameMachine(RuleBasedStateMachine):
-        @initialize(count=st.integers(2, 4), seed=st.integers(0, 2**32))
-        def start(self, count, seed):
-            self.game = game_class(PLAYERS[:count], dice=SeededDice(seed))
+        @initialize(count=st.integers(2, 4), seed=st.integers(0, 2**32), length=lengths(game_class))
+        def start(self, count, seed, length):
+            self.game = game_class(PLAYERS[:count], {game_class.LENGTH: length}, dice=SeededDice(seed))
             self.scores = self._scores()
             self.drawn, self.opened = set(), set()  # every server seed drawn, every one a check has shown
 
@@ -80,6 +86,17 @@ def machine_for(game_class):
                         assert 0 <= fields[key] <= before[key]
                 assert fields["out"] or not before["out"]
             self.scores = now
+
+        @invariant()
+        def out_at_the_hosts_length(self):
+            """Out exactly at `out_at` points (Mäxchen) or with no lives left (Poschen), or gone."""
+            for player in self.game.players:
+                fields = self.game.player_fields(player)
+                if player not in self.game.left and "points" in fields:
+                    assert fields["out"] == (fields["points"] >= self.game.options["out_at"])
+                if player not in self.game.left and "lives" in fields:
+                    assert fields["out"] == (fields["lives"] == 0)
+                    assert fields["lives"] <= self.game.options["lives"]
 
         @invariant()
         def exactly_one_player_acts(self):

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import initialize, invariant, rule
 
 from maxchen.dice import FixedDice
+from maxchen.errors import IllegalMove
 from maxchen.rulesets.perudo.game import PerudoGame, count_matches, raise_ok
 
 from .bidding_machine import BiddingMachine
@@ -135,6 +136,53 @@ def test_a_right_calza_gives_a_die_back_and_a_wrong_one_costs_the_caller():
     game.apply(B, "bid", {"count": 2, "face": 2})
     game.apply(C, "calza")  # two twos and a paco: three, not two
     assert game.reveal["loser"] == C and game.dice_left[C] == 4 and game.opener == C
+
+
+def test_a_shorter_game_of_three_dice_each():
+    # docs/rules.md §6, "A shorter game": the host chose three dice each.
+    game = new_game([2, 2, 3], [6, 6, 1], [3, 3, 4], dice=3)
+    assert game.dice_left == {A: 3, B: 3, C: 3} and game.player_fields(A)["dice"] == 3
+    assert PerudoGame.lobby_fields(game.options) == {"dice": 3} and game.cup_size(A) == 3
+    shake_all(game)
+    assert game.view_for(A)["dice"] == [3, 2, 2] and game.view_for(A)["dice_in_play"] == 9
+    # No bid names more dice than the nine on the table.
+    assert max(choice["count"] for choice in game.view_for(A)["choices"]) == 9
+    assert refused(game, A, "bid", "bad_value", count=10, face=3).params == {"dice": 9}
+    game.apply(A, "bid", {"count": 3, "face": 3})
+    game.apply(B, "bid", {"count": 4, "face": 3})
+    # Cem calls calza: a three of Ann's, two of his, Ben's paco: exactly four. He has his three dice: no fourth.
+    game.apply(C, "calza")
+    assert (game.reveal["gainer"], game.reveal["back"]) == (C, False)
+    assert game.dice_left == {A: 3, B: 3, C: 3}
+    # Cem opens two sixes; there are none: Ann's dudo costs him a die.
+    game.dice.add([5, 5, 5], [2, 2, 2], [4, 4, 4])
+    shake_all(game)
+    game.apply(C, "bid", {"count": 2, "face": 6})
+    game.apply(A, "dudo")
+    assert game.reveal["loser"] == C and game.dice_left[C] == 2 and game.dice_in_play() == 8
+    game.dice.add([6, 2, 3], [6, 4, 5], [6, 1])
+    shake_all(game)
+    game.apply(C, "bid", {"count": 2, "face": 6})
+    game.apply(A, "bid", {"count": 3, "face": 6})
+    game.apply(B, "bid", {"count": 4, "face": 6})
+    # Three sixes and Cem's paco: exactly four. A right calza gives his third die back, as many as at the start.
+    game.apply(C, "calza")
+    assert (game.reveal["gainer"], game.reveal["back"]) == (C, True)
+    assert game.dice_left == {A: 3, B: 3, C: 3}
+
+
+@pytest.mark.parametrize("dice", [2, 6, 0, "3", 3.0, True, None])
+def test_three_four_or_five_dice_each_and_nothing_else(dice):
+    with pytest.raises(IllegalMove) as caught:
+        PerudoGame.check_options({"dice": dice})
+    assert (caught.value.reason, caught.value.params) == ("option_choice", {"option": "dice", "choices": "3, 4, 5"})
+
+
+def test_a_game_saved_before_the_host_chose_the_dice_has_five_each():
+    state = new_game().to_dict()
+    state["options"] = {"calza": "on", "hint": "off"}
+    again = PerudoGame.from_dict(state, FixedDice([]))
+    assert again.options["dice"] == 5 and again.cup_size(A) == 5
 
 
 def test_a_second_call_of_the_same_bid_is_told_the_table_moved_on():
@@ -284,12 +332,17 @@ def test_leaving_mid_round_voids_it_and_keeps_a_palifico_round():
 
 
 class PerudoMachine(BiddingMachine):
-    """Dice only go where the rules say, one turn at a time, never below zero or above five."""
+    """Dice only go where the rules say, one turn at a time, never below zero or above the dice at the start."""
 
-    @initialize(count=st.integers(2, 5), seed=st.integers(0, 2**32), calza=st.sampled_from(["on", "off"]))
-    def start(self, count, seed, calza):
+    @initialize(
+        count=st.integers(2, 5),
+        seed=st.integers(0, 2**32),
+        calza=st.sampled_from(["on", "off"]),
+        dice=st.sampled_from([3, 4, 5]),
+    )
+    def start(self, count, seed, calza, dice):
         self.players = [f"p{i}" for i in range(count)]
-        self.game = PerudoGame(self.players, {"calza": calza}, dice=SeededDice(seed))
+        self.game = PerudoGame(self.players, {"calza": calza, "dice": dice}, dice=SeededDice(seed))
 
     @rule(data=st.data())
     def legal(self, data):
@@ -301,7 +354,8 @@ class PerudoMachine(BiddingMachine):
         before = sum(self.game.dice_left.values())
         self.game.apply(player, action, payload)
         moved = sum(self.game.dice_left.values()) - before
-        # A call moves one die at most (a right calza on five dice moves none); nothing else moves any.
+        # A call moves one die at most (a right calza on all the dice of the start moves none); nothing else
+        # moves any.
         assert moved in ((0,) if action in ("shake", "bid") else (-1, 0, 1))
 
     @invariant()
@@ -318,7 +372,9 @@ class PerudoMachine(BiddingMachine):
     @invariant()
     def dice_counts_hold(self):
         game = self.game
-        assert all(0 <= n <= 5 for n in game.dice_left.values())
+        assert all(0 <= n <= game.options["dice"] for n in game.dice_left.values())
+        assert all(len(cup) <= game.options["dice"] for cup in game.cups.values() if cup)
+        assert all(bid["count"] <= game.dice_in_play() for bid in game.bids)
         assert {p for p in game.players if game.dice_left[p] == 0} <= set(game.out)
         assert all(game.dice_left[p] == 0 or p in game.left for p in game.out)
         assert len(game.out) == len(set(game.out))

@@ -4,7 +4,6 @@ import pytest
 
 from maxchen.dice import FixedDice
 from maxchen.errors import IllegalMove
-from maxchen.rooms import Rooms
 from maxchen.rules import two_dice as rules
 from maxchen.rulesets.poschen.game import PoschenGame
 
@@ -25,28 +24,6 @@ def test_everyone_starts_with_five_lives_shown_as_lives():
     assert lives(game) == {A: 5, B: 5, C: 5}
     assert game.player_fields(A) == {"out": False, "lives": 5}
     assert "points" not in game.player_fields(A)
-
-
-@pytest.mark.parametrize("value", [3, 4, 7, 10])
-def test_the_host_sets_three_to_ten_lives(value):
-    rooms = Rooms()
-    ann = rooms.create("Ann", "poschen")
-    rooms.join(ann["code"], "Ben")
-    view = rooms.act(ann["code"], ann["player"], {"action": "configure", "options": {"lives": value}})
-    assert view["options"] == {"lives": value, "hint": "off"}
-    assert [p["lives"] for p in view["players"]] == [value, value]
-    view = rooms.act(ann["code"], ann["player"], {"action": "start"})
-    assert [p["lives"] for p in view["players"]] == [value, value]
-
-
-@pytest.mark.parametrize("value", [2, 11, 0, -1, "5", 5.0, None, True])
-def test_lives_out_of_range_are_refused(value):
-    rooms = Rooms()
-    ann = rooms.create("Ann", "poschen")
-    with pytest.raises(IllegalMove) as caught:
-        rooms.act(ann["code"], ann["player"], {"action": "configure", "options": {"lives": value}})
-    assert caught.value.code == "bad_value"
-    assert rooms.view(ann["code"], ann["player"])["options"] == {"lives": 5, "hint": "off"}
 
 
 @pytest.mark.parametrize(

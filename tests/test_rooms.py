@@ -13,6 +13,7 @@ from maxchen.errors import IllegalMove
 from maxchen.locks import SweepClock
 from maxchen.presence import Presence, Socket
 from maxchen.rooms import CODE_ALPHABET, Rooms, clean_name, normalize_code
+from maxchen.rulesets import RULESETS
 
 
 def refused(code, call, *args):
@@ -132,10 +133,89 @@ def test_configure_checks_rules_and_options(room):
     refused("bad_value", rooms.act, code, ann, {"action": "configure", "options": {"speed": 3}})
     refused("bad_request", rooms.act, code, ann, {"action": "configure", "options": [1]})
     view = rooms.act(code, ann, {"action": "configure", "options": {"rules": "maexchen"}})
-    assert (view["rules"], view["options"]) == ("maexchen", {"hint": "off"})
+    assert (view["rules"], view["options"]) == ("maexchen", {"out_at": 5, "hint": "off"})
     rooms.act(code, ann, {"action": "start"})
     refused("game_running", rooms.act, code, ann, {"action": "configure", "options": {}})
     refused("game_running", rooms.act, code, ann, {"action": "start"})
+
+
+# The length of a game, every rule set's first option (docs/rules.md, "A shorter game"): what the host may
+# choose, what is refused, and how each seat shows it at the start (`players[]`; Lügen: the stack).
+LENGTHS = {
+    "maexchen": ("out_at", [3, 5, 7], [4, 2, 9, 0, "3", 3.0, None, True], lambda n: {"points": 0}),
+    "poschen": ("lives", [3, 4, 7, 10], [2, 11, 0, -1, "5", 5.0, None, True], lambda n: {"lives": n}),
+    "luegen": ("mats", [2, 12, 30], [1, 31, -2, "12", 12.0, None], lambda n: {"mats": 0}),
+    "perudo": ("dice", [3, 4, 5], [2, 6, 0, "3", 3.0, None, True], lambda n: {"dice": n}),
+}
+
+
+def lobby(rules):
+    """A lobby of `rules` with enough players to start: the rooms, its code, the host's and the others' ids."""
+    rooms = Rooms(dice=FixedDice())
+    ann = rooms.create("Ann", rules)
+    others = [rooms.join(ann["code"], name)["player"] for name in ("Ben", "Cem")]
+    return rooms, ann["code"], ann["player"], others
+
+
+def test_every_rule_set_has_a_length_and_it_comes_first():
+    assert {rules: game.LENGTH for rules, game in RULESETS.items()} == {r: LENGTHS[r][0] for r in RULESETS}
+    assert all(next(iter(game.OPTIONS)) == game.LENGTH for game in RULESETS.values())
+
+
+@pytest.mark.parametrize(
+    ("rules", "value"), [(rules, value) for rules, (_, good, _, _) in LENGTHS.items() for value in good]
+)
+def test_the_host_sets_the_length_and_every_seat_sees_it(rules, value):
+    rooms, code, ann, others = lobby(rules)
+    option, _, _, shown = LENGTHS[rules]
+    view = rooms.act(code, ann, {"action": "configure", "options": {option: value}})
+    assert view["options"] == {**RULESETS[rules].default_options(), option: value}
+    watcher = rooms.load(code).public_view({})
+    for view in (*(rooms.view(code, player) for player in (ann, *others)), watcher):
+        assert view["options"][option] == value
+        assert all(p | shown(value) == p for p in view["players"])
+    view = rooms.act(code, ann, {"action": "start"})
+    assert rooms.load(code).game.options[option] == value
+    assert all(p | shown(value) == p for p in view["players"]) and view["options"][option] == value
+    if rules == "luegen":
+        assert view["stack"] == value
+
+
+@pytest.mark.parametrize(
+    ("rules", "value"), [(rules, value) for rules, (_, _, bad, _) in LENGTHS.items() for value in bad]
+)
+def test_a_length_the_rule_set_does_not_offer_is_refused_and_changes_nothing(rules, value):
+    rooms, code, ann, others = lobby(rules)
+    option = LENGTHS[rules][0]
+    before = rooms.view(code, ann)
+    error = refused("bad_value", rooms.act, code, ann, {"action": "configure", "options": {option: value}})
+    assert error.reason in ("option_range", "option_choice") and error.params["option"] == option
+    assert rooms.view(code, ann) == before
+
+
+@pytest.mark.parametrize("rules", sorted(LENGTHS))
+def test_nobody_changes_the_length_while_a_game_runs(rules):
+    rooms, code, ann, others = lobby(rules)
+    option, good, _, _ = LENGTHS[rules]
+    shorter = good[0]
+    rooms.act(code, ann, {"action": "configure", "options": {option: shorter}})
+    rooms.act(code, ann, {"action": "start"})
+    before = rooms.view(code, ann)
+    for change in ({option: good[-1]}, {"rules": rules, option: good[-1]}, {"rules": "maexchen"}):
+        refused("game_running", rooms.act, code, ann, {"action": "configure", "options": change})
+        assert rooms.view(code, ann) == before
+    refused("not_host", rooms.act, code, others[0], {"action": "configure", "options": {option: good[-1]}})
+    assert rooms.load(code).game.options[option] == shorter == rooms.load(code).public_view({})["options"][option]
+
+
+@pytest.mark.parametrize("rules", sorted(LENGTHS))
+def test_a_room_saved_before_its_rule_sets_length_existed_plays_the_usual_length(rules):
+    rooms, code, ann, others = lobby(rules)
+    option = LENGTHS[rules][0]
+    data = rooms.store.load(code)
+    del data["options"][option]
+    rooms.store.save(code, data)
+    assert rooms.view(code, ann)["options"][option] == RULESETS[rules].OPTIONS[option].default
 
 
 def test_unknown_and_malformed_actions(room):

@@ -31,9 +31,9 @@ class Option:
     choices: tuple = ()
 
     def check(self, name: str, value):
-        """The value if it is allowed, else IllegalMove `bad_value`."""
+        """The value if it is allowed, else IllegalMove `bad_value` (a choice of the same type only: not 5.0 for 5)."""
         if self.choices:
-            if value in self.choices:
+            if type(value) is type(self.default) and value in self.choices:
                 return value
             raise IllegalMove("option_choice", option=name, choices=", ".join(map(str, self.choices)))
         if type(value) is int and self.low <= value <= self.high:
@@ -67,6 +67,9 @@ class Game:
     MIN_PLAYERS = 2
     MAX_PLAYERS = 10
     OPTIONS: dict[str, Option] = {}
+    # The option that sets how long a game lasts (points to go out, lives, mats, dice each): shown wherever the
+    # game is summed up, and counted by the statistics (docs/rules.md, each rule set's "A shorter game").
+    LENGTH = ""
 
     players: list[str]
     winner: str | None
@@ -119,6 +122,11 @@ class Game:
     def lobby_fields(cls, options: dict) -> dict:
         """What a seat shows before a game: fresh points, lives or mats."""
         raise NotImplementedError
+
+    @classmethod
+    def first_cup(cls, options: dict) -> int:
+        """How many dice each player shakes in the first round of a game with `options` (the lobby's cup)."""
+        return cls.DICE
 
     @property
     def over(self) -> bool:
@@ -285,4 +293,10 @@ class Game:
                 setattr(game, name, cls.new_tally() if name == "tally" else copy.deepcopy(cls._LATER[name]))
             else:
                 setattr(game, name, copy.deepcopy(data[name]) if copy_state else data[name])
+        game.options = cls.with_defaults(game.options)
         return game
+
+    @classmethod
+    def with_defaults(cls, options: dict) -> dict:
+        """Saved options with every option they lack at its default (saved before that option existed)."""
+        return {**cls.default_options(), **options}

@@ -35,6 +35,7 @@ class LuegenGame(BiddingGame):
         "playoff": Option(default="equal", choices=("equal", "last_two")),
         "hint": HINT,
     }
+    LENGTH = "mats"
     SHARED_PHONE = False
     _LATER = {**BiddingGame._LATER, "seals": {}}
 

@@ -1,4 +1,4 @@
-"""Mäxchen, the default rule set (docs/rules.md §2): two dice, penalty points, out at 5."""
+"""Mäxchen, the default rule set (docs/rules.md §2): two dice, penalty points, out at 5 (or the host's 3 or 7)."""
 
 from ... import stats
 from ...rules.ruleset import HINT_LABELS, N_, RuleSet
@@ -26,7 +26,7 @@ RULE_SET = RuleSet(
     "values",
     summary=N_("Two dice under the cup: say more than the last player, or bluff. Caught out: a point."),
     names={21: "Mäxchen", **DOUBLES},
-    labels=HINT_LABELS,
+    labels={"out_at": N_("Points to go out"), **HINT_LABELS},
     hint=hint(MaexchenGame.follows),
     batch=batch.play_tapes,
 )

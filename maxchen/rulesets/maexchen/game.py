@@ -1,11 +1,11 @@
-"""Mäxchen, docs/rules.md "Mäxchen": two dice under one cup, passed on; penalty points, out at 5."""
+"""Mäxchen, docs/rules.md "Mäxchen": two dice under one cup, passed on; penalty points, out at 5 (or 3 or 7)."""
 
 from functools import cache
 
 from ... import fair
 from ...errors import IllegalMove
 from ...rules import two_dice
-from ...rules.game import HINT, Game
+from ...rules.game import HINT, Game, Option
 
 
 @cache
@@ -15,16 +15,17 @@ def _following(follows, previous: int | None) -> tuple[int, ...]:
 
 
 class MaexchenGame(Game):
-    """Mäxchen, docs/rules.md §2: penalty points, out at 5, accept after 21."""
+    """Mäxchen, docs/rules.md §2: penalty points, out at 5 (the host's `out_at`), accept after 21."""
 
     NAME = "maexchen"
     TITLE = "Mäxchen"
     ACTIONS = ("shake", "believe", "check", "accept", "announce")
     CLAIM = "announce"
     CHALLENGE = "check"
-    OUT_AT = 5
-    # The teaching hint: beside each announcement the odds of a fresh roll (a classroom asks).
-    OPTIONS = {"hint": HINT}
+    # Out at this many points (docs/rules.md §2); the teaching hint: beside each announcement the odds of a
+    # fresh roll (a classroom asks).
+    OPTIONS = {"out_at": Option(default=5, choices=(3, 5, 7)), "hint": HINT}
+    LENGTH = "out_at"
     _LATER = {**Game._LATER, "seal": None, "pending": None, "record": None}
 
     def __init__(self, players, options=None, dice=None):
@@ -47,7 +48,7 @@ class MaexchenGame(Game):
         self.score[player] += amount
 
     def _is_eliminated(self, player: str) -> bool:
-        return self.score[player] >= self.OUT_AT
+        return self.score[player] >= self.options["out_at"]
 
     def _score_fields(self, player: str) -> dict:
         return {"points": self.score[player]}

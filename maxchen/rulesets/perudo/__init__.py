@@ -1,4 +1,4 @@
-"""Perudo (docs/rules.md §6): five dice each, pacos wild, dudo, calza and palifico."""
+"""Perudo (docs/rules.md §6): five dice each (or the host's three or four), pacos wild, dudo, calza and palifico."""
 
 from ...rules import bidding
 from ...rules.ruleset import HINT_LABELS, N_, RuleSet
@@ -10,7 +10,7 @@ RULE_SET = RuleSet(
     bots.act,
     "faces",
     summary=N_("Five dice each, ones are wild: raise the bid, or call dudo or calza. Lose a call, lose a die."),
-    labels={"calza": N_("Calza"), **HINT_LABELS},
+    labels={"dice": N_("Dice each"), "calza": N_("Calza"), **HINT_LABELS},
     fields=("count", "face"),
     hint=bidding.odds,
     batch=batch.play_tapes,

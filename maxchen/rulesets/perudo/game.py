@@ -1,4 +1,4 @@
-"""Perudo, docs/rules.md §6: five dice each, pacos wild, dudo, calza and palifico.
+"""Perudo, docs/rules.md §6: five dice each (or three or four), pacos wild, dudo, calza and palifico.
 
 Everyone still in shakes all the dice they have at the start of a round;
 bids ("COUNT × FACE") go round from the opener, and the player whose turn it
@@ -13,9 +13,8 @@ from ...rules.bidding import JOKER as PACO
 from ...rules.bidding import BiddingGame, count_matches, plain_raise
 from ...rules.game import HINT, Option, plain_copy
 
-START_DICE = 5
 FACES = (1, 2, 3, 4, 5, 6)
-__all__ = ["FACES", "PACO", "START_DICE", "PerudoGame", "count_matches", "raise_ok"]
+__all__ = ["FACES", "PACO", "PerudoGame", "count_matches", "raise_ok"]
 
 
 def raise_ok(count: int, face: int, bid: dict | None, palifico: bool) -> bool:
@@ -36,18 +35,23 @@ class PerudoGame(BiddingGame):
 
     NAME = "perudo"
     TITLE = "Perudo"
-    DICE = START_DICE
+    DICE = 5  # in a full cup, at most
     FACES = FACES
     BAD_BID = "perudo_bad_bid"
     SHARED_PHONE = False
     ACTIONS = ("shake", "bid", "dudo", "calza")
     CLAIM = "bid"
     CHALLENGE = "dudo"
-    OPTIONS = {"calza": Option(default="on", choices=("on", "off")), "hint": HINT}
+    OPTIONS = {
+        "dice": Option(default=5, choices=(3, 4, 5)),  # each player's dice at the start (docs/rules.md §6)
+        "calza": Option(default="on", choices=("on", "off")),
+        "hint": HINT,
+    }
+    LENGTH = "dice"
 
     def __init__(self, players, options=None, dice=None):
         super().__init__(players, options, dice)
-        self.dice_left = dict.fromkeys(self.players, START_DICE)
+        self.dice_left = dict.fromkeys(self.players, self.first_cup(self.options))
         self.out: list[str] = []  # in the order they went out (those who left too)
         self.winner = None
         self.palifico = None  # the player whose palifico round this is
@@ -56,10 +60,14 @@ class PerudoGame(BiddingGame):
 
     @classmethod
     def lobby_fields(cls, options):
-        return {"dice": START_DICE}
+        return {"dice": options["dice"]}
+
+    @classmethod
+    def first_cup(cls, options):
+        return options["dice"]
 
     def cup_size(self, player):
-        return self.dice_left.get(player, START_DICE)
+        return self.dice_left.get(player, self.options["dice"])
 
     # --- who is in ----------------------------------------------------------
 
@@ -125,7 +133,7 @@ class PerudoGame(BiddingGame):
             self._count_check(caught=loser == bidder)
         elif found == bid["count"]:
             loser, gainer = None, caller
-            back = self.dice_left[caller] < START_DICE  # never more than five
+            back = self.dice_left[caller] < self.options["dice"]  # never more than at the start
             self.dice_left[caller] += int(back)
         else:
             loser = caller
@@ -136,7 +144,7 @@ class PerudoGame(BiddingGame):
             "palifico": self.palifico is not None,
             "loser": loser,
             "gainer": gainer,
-            "back": back,  # a die came back (a right caller with five keeps five)
+            "back": back,  # a die came back (a right caller with every die of the start keeps them)
             "out": False,
             "next_palifico": None,
         }

@@ -1,7 +1,7 @@
 """Poschen, docs/rules.md §3: Mäxchen's turn loop with lives, Mayer rules and no accept."""
 
 from ...rules import two_dice
-from ...rules.game import Option
+from ...rules.game import HINT, Option
 from ..maexchen.game import MaexchenGame
 
 
@@ -11,7 +11,8 @@ class PoschenGame(MaexchenGame):
     NAME = "poschen"
     TITLE = "Poschen"
     ACTIONS = ("shake", "believe", "check", "announce")
-    OPTIONS = {"lives": Option(default=5, low=3, high=10), **MaexchenGame.OPTIONS}
+    OPTIONS = {"lives": Option(default=5, low=3, high=10), "hint": HINT}  # lives, not Mäxchen's points to go out
+    LENGTH = "lives"
 
     @classmethod
     def lobby_fields(cls, options):
