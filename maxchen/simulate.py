@@ -8,6 +8,7 @@ every rule set). A rule set without one would play on the real engine.
     python -m maxchen.simulate --games 100000 --strategies honest honest honest
     python -m maxchen.simulate --games 20000 --strategies statistician honest --csv results.csv
     python -m maxchen.simulate --rules luegen --games 10000 --strategies statistician honest bluffer
+    python -m maxchen.simulate --rules perudo --option dice=3 --strategies statistician honest
 """
 
 import argparse
@@ -22,6 +23,7 @@ import numpy as np
 
 from . import stats
 from .dice import SeededDice
+from .errors import IllegalMove
 from .rules.bots import STRATEGIES
 from .rules.tapes import Tapes
 from .rulesets import DEFAULT, REGISTRY
@@ -134,13 +136,20 @@ def play_engine(strategies: list[str], rng, rules_name: str = DEFAULT, options=N
     }
 
 
-def simulate(strategies: list[str], games: int, seed: int | None = None, rules_name: str = DEFAULT) -> Result:
-    """`games` games of bots between `strategies` (2–10 seats, rotated each game).
+def simulate(
+    strategies: list[str], games: int, seed: int | None = None, rules_name: str = DEFAULT, options: dict | None = None
+) -> Result:
+    """`games` games of bots between `strategies` (2–10 seats, rotated each game), with the rule set's
+    `options` (its defaults where none: a shorter game, say).
 
     A rule set with a batch engine plays all games at once; any other plays
     them one by one on the real engine.
     """
     rule_set = REGISTRY[rules_name]
+    try:
+        options = rule_set.game.merged_options(None, options or {})
+    except IllegalMove as error:
+        raise ValueError(f"bad options ({error.reason}: {error.params})") from None
     n = len(strategies)
     if not rule_set.game.MIN_PLAYERS <= n <= rule_set.game.MAX_PLAYERS:
         raise ValueError(f"{rule_set.game.MIN_PLAYERS} to {rule_set.game.MAX_PLAYERS} players")
@@ -151,9 +160,9 @@ def simulate(strategies: list[str], games: int, seed: int | None = None, rules_n
         raise ValueError(f"no strategy {sorted(unknown)[0]!r}")
     started = time.perf_counter()
     if rule_set.batch:
-        played = batches(rule_set.batch, strategies, games, seed, started + ENGINE_SECONDS)
+        played = batches(rule_set.batch, strategies, games, seed, started + ENGINE_SECONDS, options)
     else:
-        played = _one_by_one(strategies, games, seed, rules_name, started + ENGINE_SECONDS)
+        played = _one_by_one(strategies, games, seed, rules_name, started + ENGINE_SECONDS, options=options)
     done = len(played["rounds"])
     return Result(
         strategies=list(strategies),
@@ -165,8 +174,11 @@ def simulate(strategies: list[str], games: int, seed: int | None = None, rules_n
     )
 
 
-def batches(play_tapes, strategies: list[str], games: int, seed: int | None, deadline: float) -> dict:
-    """Games by a batch engine (`play_tapes(strategies, tapes)`), seats rotated each game: what `Result` holds.
+def batches(
+    play_tapes, strategies: list[str], games: int, seed: int | None, deadline: float, options: dict | None = None
+) -> dict:
+    """Games by a batch engine (`play_tapes(strategies, tapes, options)`), seats rotated each game: what `Result`
+    holds.
 
     They are played `CHUNK` at a time until `deadline` (perf_counter): a run that stops there holds the
     first games of the same run played to its end.
@@ -179,7 +191,7 @@ def batches(play_tapes, strategies: list[str], games: int, seed: int | None, dea
         if first and time.perf_counter() > deadline:
             break
         tapes = Tapes(seed, min(chunk, games - first), first)
-        played = play_tapes(strategies, tapes)
+        played = play_tapes(strategies, tapes, options)
         home = (played["winner"] + first + np.arange(tapes.games)) % n  # seat j of game g: strategies[(j + g) % n]
         result["wins"] = [w + int(more) for w, more in zip(result["wins"], np.bincount(home, minlength=n), strict=True)]
         result["rounds"] += played["rounds"].tolist()
@@ -196,16 +208,19 @@ def max_games(rules_name: str = DEFAULT) -> int:
 
 
 def _one_by_one(
-    strategies: list[str], games: int, seed: int | None, rules_name: str, deadline: float, tapes=None
+    strategies: list[str], games: int, seed: int | None, rules_name: str, deadline: float, tapes=None, options=None
 ) -> dict:
-    """Games on the real engine, seats rotated each game, until `deadline` (perf_counter): what `Result` holds.
+    """Games on the real engine with `options` (the defaults where none), seats rotated each game, until
+    `deadline` (perf_counter): what `Result` holds.
 
     The dice and the bots' draws come from `seed`'s generator, or game by game from a batch engine's `tapes`.
     """
     rng = random.Random(seed)
     n = len(strategies)
     played = {"wins": [0] * n, "rounds": [], "points": [], "rolls": {}, "checks": 0, "lies_caught": 0}
-    start = REGISTRY[rules_name].game.lobby_fields(REGISTRY[rules_name].game.default_options())
+    game_class = REGISTRY[rules_name].game
+    options = game_class.merged_options(None, options or {})
+    start = game_class.lobby_fields(options)
     scored = {"points", "lives"} & set(start)  # penalty points handed out, or lives lost
     for index in range(games):
         if index and time.perf_counter() > deadline:
@@ -213,9 +228,9 @@ def _one_by_one(
         shift = index % n
         seats = strategies[shift:] + strategies[:shift]  # seat j holds strategies[(j + shift) % n]
         if tapes is None:
-            game = play_engine(seats, rng, rules_name)
+            game = play_engine(seats, rng, rules_name, options)
         else:
-            game = play_engine(seats, tapes.chances_of(index), rules_name, dice=tapes.dice_of(index))
+            game = play_engine(seats, tapes.chances_of(index), rules_name, options, dice=tapes.dice_of(index))
         played["wins"][(game["seat"] + shift) % n] += 1
         played["rounds"].append(game["rounds"])
         played["points"].append(sum(abs(seat[key] - start[key]) for seat in game["standing"] for key in scored))
@@ -269,6 +284,13 @@ def _seed(text: str) -> int:
     return seed
 
 
+def _option(text: str) -> tuple[str, int | str]:
+    name, equals, value = text.partition("=")
+    if not (name and equals and value):
+        raise argparse.ArgumentTypeError("an option is NAME=VALUE")
+    return name, int(value) if value.isascii() and value.isdigit() else value
+
+
 def main(argv=None) -> int:
     """The command line: simulate, print a summary (or CSV)."""
     parser = argparse.ArgumentParser(prog="python -m maxchen.simulate", description=__doc__.splitlines()[0])
@@ -276,6 +298,14 @@ def main(argv=None) -> int:
     parser.add_argument("--strategies", nargs="+", default=["honest", "honest", "honest"], choices=STRATEGIES)
     parser.add_argument("--rules", default=DEFAULT, choices=list(REGISTRY), help="the rule set (default: %(default)s)")
     parser.add_argument("--seed", type=_seed, default=None, help="a whole number, 0 or more: the same games again")
+    parser.add_argument(
+        "--option",
+        action="append",
+        type=_option,
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rule set's option, as the host sets it (out_at=3, dice=3, lives=3, mats=4)",
+    )
     parser.add_argument("--csv", metavar="FILE", help="write CSV to FILE ('-' for standard output)")
     args = parser.parse_args(argv)
     out = None
@@ -285,7 +315,7 @@ def main(argv=None) -> int:
         except OSError as error:
             parser.error(f"cannot write {args.csv}: {error.strerror}")
     try:
-        result = simulate(args.strategies, args.games, args.seed, args.rules)
+        result = simulate(args.strategies, args.games, args.seed, args.rules, dict(args.option))
     except ValueError as error:
         if out is not None:
             out.close()

@@ -32,10 +32,14 @@ MIXES = {  # per rule set's least players: the strategies, and a table of bluffe
     2: [["statistician", "honest", "bluffer"], ["honest", "honest", "bluffer"], ["statistician"] * 3, ["bluffer"] * 6],
     3: [["statistician", "honest", "bluffer"], ["bluffer", "bluffer", "honest", "statistician"], ["bluffer"] * 6],
 }
+SHORTER = {"maexchen": {"out_at": 3}, "poschen": {"lives": 3}, "luegen": {"mats": 4}, "perudo": {"dice": 3}}
 GAME_BY_GAME = [
-    (name, mix, 400 if name in ("maexchen", "poschen") else 60)  # a liar's-dice game on the real engine: ~10 ms
+    (name, mix, 400 if name in ("maexchen", "poschen") else 60, {})  # a liar's-dice game on the real engine: ~10 ms
     for name, rule_set in sorted(BATCHES.items())
     for mix in MIXES[rule_set.game.MIN_PLAYERS]
+] + [  # and a shorter game of each (docs/rules.md, "A shorter game"), its first mix
+    (name, MIXES[rule_set.game.MIN_PLAYERS][0], 200 if name in ("maexchen", "poschen") else 40, SHORTER[name])
+    for name, rule_set in sorted(BATCHES.items())
 ]
 
 
@@ -43,20 +47,27 @@ def test_every_rule_set_has_a_batch_engine():
     assert set(BATCHES) == set(REGISTRY)  # /learn plays 10,000 games of any of them in seconds
 
 
-@pytest.mark.parametrize(
-    ("rules_name", "mix", "games"), GAME_BY_GAME, ids=lambda x: "-".join(x) if isinstance(x, list) else str(x)
-)
-def test_the_batch_engine_plays_the_real_engines_games_game_by_game(rules_name, mix, games):
-    """The same dice and the same draws for the bluffers: every game ends as the real engine plays it."""
+def _id(param) -> str:
+    if isinstance(param, list):
+        return "-".join(param)
+    if isinstance(param, dict):
+        return "-".join(f"{name}={value}" for name, value in param.items()) or "usual"
+    return str(param)
+
+
+@pytest.mark.parametrize(("rules_name", "mix", "games", "options"), GAME_BY_GAME, ids=_id)
+def test_the_batch_engine_plays_the_real_engines_games_game_by_game(rules_name, mix, games, options):
+    """The same dice and the same draws for the bluffers, and the same length of game: every game ends as the
+    real engine plays it."""
     n = len(mix)
     tapes = Tapes(seed=7, games=games)
-    played = REGISTRY[rules_name].batch(mix, tapes)
+    played = REGISTRY[rules_name].batch(mix, tapes, options)
     scored = played["scored"]
     kind = REGISTRY[rules_name].dice
     rolls = dict.fromkeys(stats.theory(kind), 0)
     for g in range(games):
         seats = mix[g % n :] + mix[: g % n]  # seat j of game g holds mix[(j + g) % n]
-        game = simulate.play_engine(seats, tapes.chances_of(g), rules_name, dice=tapes.dice_of(g))
+        game = simulate.play_engine(seats, tapes.chances_of(g), rules_name, options, dice=tapes.dice_of(g))
         batch_game = {
             "winner": int(played["winner"][g]),
             "rounds": int(played["rounds"][g]),
@@ -78,16 +89,43 @@ def test_the_batch_engine_plays_the_real_engines_games_game_by_game(rules_name, 
     assert played["rolls"] == rolls  # and every roll of every game came up as the engine rolled it
 
 
+@pytest.mark.parametrize("shorter", [False, True], ids=["usual", "shorter"])
 @pytest.mark.parametrize("rules_name", sorted(BATCHES))
-def test_a_batch_run_counts_what_the_real_engine_counts(rules_name):
+def test_a_batch_run_counts_what_the_real_engine_counts(rules_name, shorter):
     """simulate() of the same games on either engine: the same wins, rounds, points (or lives lost) and rolls."""
     mix = ["statistician", "honest", "bluffer"]
     games = 300 if rules_name in ("maexchen", "poschen") else 40
-    result = simulate.simulate(mix, games, seed=9, rules_name=rules_name)
+    options = SHORTER[rules_name] if shorter else None
+    result = simulate.simulate(mix, games, seed=9, rules_name=rules_name, options=options)
     tapes = Tapes(seed=9, games=games)
-    engine = simulate._one_by_one(mix, games, None, rules_name, deadline=float("inf"), tapes=tapes)
+    engine = simulate._one_by_one(mix, games, None, rules_name, deadline=float("inf"), tapes=tapes, options=options)
     for key in ("wins", "rounds", "points", "rolls", "checks", "lies_caught"):
         assert getattr(result, key) == engine[key], key
+
+
+@pytest.mark.parametrize("rules_name", sorted(BATCHES))
+def test_a_shorter_game_is_shorter(rules_name):
+    """The same seats and dice: fewer rounds a game, and (Mäxchen) fewer points handed out, at the shorter length."""
+    mix = ["honest", "honest", "statistician"]
+    usual = simulate.simulate(mix, 400, seed=5, rules_name=rules_name)
+    shorter = simulate.simulate(mix, 400, seed=5, rules_name=rules_name, options=SHORTER[rules_name])
+    assert sum(shorter.rounds) < 0.8 * sum(usual.rounds)
+    if rules_name == "maexchen":  # every loser goes out: three points at least, five at least
+        assert min(shorter.points) >= 2 * 3 and min(usual.points) >= 2 * 5
+
+
+@pytest.mark.parametrize("options", [{"out_at": 4}, {"lives": 3}, {"out_at": "3"}])
+def test_a_length_the_rule_set_does_not_offer_is_no_simulation(options):
+    with pytest.raises(ValueError, match="bad options"):
+        simulate.simulate(["honest", "honest"], 10, rules_name="maexchen", options=options)
+
+
+def test_the_command_line_simulates_a_shorter_game(capsys):
+    assert simulate.main(["--games", "50", "--seed", "1", "--rules", "perudo", "--option", "dice=3"]) == 0
+    assert "50 games of honest honest honest" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        simulate.main(["--games", "50", "--option", "out_at=4"])
+    assert "bad options" in capsys.readouterr().err
 
 
 def test_every_roll_follows_theory():

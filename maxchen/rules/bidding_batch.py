@@ -41,7 +41,7 @@ class Table:
     """Every game of a batch of liar's dice, seat j of game g holding strategies[(j + g) % n]."""
 
     FACES: tuple[int, ...] = ()
-    DICE = 0  # in a full cup
+    DICE = 0  # in a full cup (at the start, unless `first_cup` says fewer)
     SCORED = ""  # the standing field `score` holds
 
     def __init__(self, strategies: list[str], tapes: Tapes, options: dict):
@@ -52,10 +52,11 @@ class Table:
         kind = np.array(names)[of_seat[(np.arange(n)[None, :] + tapes.first + np.arange(games)[:, None]) % n]]
         self.bluffer, self.statistician = kind == "bluffer", kind == "statistician"
         self.faces = np.array(self.FACES)
-        self.chances, places = _chances(n * self.DICE)
+        self.full = self.first_cup(options)  # each seat's dice at the start
+        self.chances, places = _chances(n * self.full)
         self.chances, self.places = self.chances.ravel(), places.ravel()
-        self.most = n * self.DICE + 1  # needed past every die: no chance
-        self.size = np.full((games, n), self.DICE)  # the dice each seat shakes this round (0: not in)
+        self.most = n * self.full + 1  # needed past every die: no chance
+        self.size = np.full((games, n), self.full)  # the dice each seat shakes this round (0: not in)
         self.in_play = np.zeros(games, dtype=np.int64)  # the dice on the table this round
         self.mine = np.zeros((games, n, len(self.FACES)), dtype=np.int64)  # each cup's dice that count per face
         self.single = np.zeros((games, len(self.FACES)), dtype=bool)  # a die counts for the face with 1/6 only
@@ -75,6 +76,10 @@ class Table:
         self.rolls = np.zeros(7, dtype=np.int64)
 
     # --- what a rule set says ---
+
+    def first_cup(self, options: dict) -> int:
+        """Each seat's dice at the start of a game with `options`."""
+        return self.DICE
 
     def wild(self, rows) -> np.ndarray:
         """Whether ones are jokers this round."""

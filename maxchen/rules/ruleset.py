@@ -35,8 +35,8 @@ class RuleSet:
     # The teaching hint beside a claim, where the rule set has one: a two-dice value, or a liar's-dice view
     # with a bid, -> its odds by chance alone.
     hint: Callable | None = None
-    # A fast simulator of many games at once, where the rule set has one: play_tapes(strategies, tapes) -> every
-    # game of `maxchen.rules.tapes.Tapes` played (see maxchen/simulate.py).
+    # A fast simulator of many games at once, where the rule set has one: play_tapes(strategies, tapes, options)
+    # -> every game of `maxchen.rules.tapes.Tapes` played with the options (see maxchen/simulate.py).
     batch: Callable | None = None
     # Its own refusals: reason -> (the API code it answers with, its text marked with N_).
     refusals: dict[str, tuple[str, str]] = field(default_factory=dict)

@@ -82,6 +82,6 @@ class LuegenTable(Table):
         return {**super().result(), "score": self.mats}
 
 
-def play_tapes(strategies: list[str], tapes: Tapes) -> dict:
-    """Every game of `tapes` (see `maxchen.simulate.batches`)."""
-    return LuegenTable(strategies, tapes, LuegenGame.default_options()).play()
+def play_tapes(strategies: list[str], tapes: Tapes, options: dict | None = None) -> dict:
+    """Every game of `tapes` with `options` (the defaults where none; see `maxchen.simulate.batches`)."""
+    return LuegenTable(strategies, tapes, LuegenGame.merged_options(None, options or {})).play()

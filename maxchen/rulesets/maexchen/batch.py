@@ -16,20 +16,20 @@ from ...rules.tapes import Tapes
 from . import bots
 from .game import MaexchenGame
 
-OUT_AT = MaexchenGame.OUT_AT
-
 
 @dataclass(frozen=True)
 class Ladder:
     """What the two-dice rule sets differ in, for the batch engine."""
 
-    lives: int  # each player's margin at the start: Mäxchen's points to go out, Poschen's lives
+    # The game: its options, and the one (`LENGTH`) that is each player's margin at the start: Mäxchen's
+    # points to go out, Poschen's lives.
+    game: type[MaexchenGame]
     points: bool  # the score counts points up (Mäxchen), else lives down and never below 0 (Poschen)
     accept: bool  # a 21 may be accepted
     checker_opens: bool  # the checker opens the next round (Poschen), else the loser
 
 
-MAEXCHEN = Ladder(OUT_AT, points=True, accept=True, checker_opens=False)
+MAEXCHEN = Ladder(MaexchenGame, points=True, accept=True, checker_opens=False)
 
 
 def _tables(strategy: str, may_accept: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -51,10 +51,11 @@ ROLL_RANK = np.array(
 )
 
 
-def play_tapes(strategies: list[str], tapes: Tapes, ladder: Ladder = MAEXCHEN) -> dict:
-    """Every game of `tapes`, seat j of game g holding strategies[(j + g) % n]: per game its winner's seat,
-    rounds, points (or lives) lost, each seat's standing (`score`, the game's `scored` field), checks and lies
-    caught (arrays, a row per game), and every roll's count."""
+def play_tapes(strategies: list[str], tapes: Tapes, options: dict | None = None, ladder: Ladder = MAEXCHEN) -> dict:
+    """Every game of `tapes` with `options` (the defaults where none), seat j of game g holding
+    strategies[(j + g) % n]: per game its winner's seat, rounds, points (or lives) lost, each seat's standing
+    (`score`, the game's `scored` field), checks and lies caught (arrays, a row per game), and every roll's count."""
+    margin = ladder.game.merged_options(None, options or {})[ladder.game.LENGTH]
     n, games = len(strategies), tapes.games
     names = list(dict.fromkeys(strategies))
     answer = np.stack([_tables(name, ladder.accept)[0] for name in names])
@@ -64,7 +65,7 @@ def play_tapes(strategies: list[str], tapes: Tapes, ladder: Ladder = MAEXCHEN) -
     numbers = tapes.first + np.arange(games)  # each game's number in its run
     kind = of_seat[(np.arange(n)[None, :] + numbers[:, None]) % n]  # [games, seats] -> strategy index
 
-    lives = np.full((games, n), ladder.lives, dtype=np.int64)  # in at more than 0
+    lives = np.full((games, n), margin, dtype=np.int64)  # in at more than 0
     turn = np.zeros(games, dtype=np.int64)
     standing = np.full(games, -1, dtype=np.int64)  # the standing announcement's rank
     earlier = np.full(games, -1, dtype=np.int64)  # the one before it
@@ -148,8 +149,8 @@ def play_tapes(strategies: list[str], tapes: Tapes, ladder: Ladder = MAEXCHEN) -
     return {
         "winner": winner,
         "rounds": rounds,
-        "lost": (ladder.lives - lives).sum(axis=1),
-        "score": ladder.lives - lives if ladder.points else lives,
+        "lost": (margin - lives).sum(axis=1),
+        "score": margin - lives if ladder.points else lives,
         "scored": "points" if ladder.points else "lives",
         "checks": checks,
         "caught": caught,

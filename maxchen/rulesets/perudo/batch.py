@@ -10,20 +10,23 @@ import numpy as np
 from ...rules.bidding_batch import NONE, Table, plain_lowest
 from ...rules.tapes import Tapes
 from .bots import CALZA_ABOVE
-from .game import FACES, PACO, START_DICE, PerudoGame
+from .game import FACES, PACO, PerudoGame
 
 DUDO, CALZA = 1, 2
 
 
 class PerudoTable(Table):
     FACES = FACES
-    DICE = START_DICE
+    DICE = PerudoGame.DICE
     SCORED = "dice"
 
     def __init__(self, strategies, tapes, options):
         super().__init__(strategies, tapes, options)
         self.palifico = np.full(tapes.games, -1)  # the seat whose palifico round this is
         self.had_palifico = np.zeros((tapes.games, self.n), dtype=bool)
+
+    def first_cup(self, options):
+        return PerudoGame.first_cup(options)  # docs/rules.md §6: five dice each, or the host's three or four
 
     def wild(self, rows):
         return self.palifico[rows] < 0  # no jokers in a palifico round
@@ -58,7 +61,7 @@ class PerudoTable(Table):
         loser = np.where(dudo, np.where(found < count, bidder, caller), np.where(found == count, -1, caller))
         self.counted(rows[dudo], loser[dudo])  # a calza's bid is not counted as doubted
         right = loser < 0
-        self.size[rows[right], caller[right]] = np.minimum(self.size[rows[right], caller[right]] + 1, START_DICE)
+        self.size[rows[right], caller[right]] = np.minimum(self.size[rows[right], caller[right]] + 1, self.full)
         self.palifico[rows] = -1
         lost = rows[~right]
         seat = loser[~right]
@@ -78,6 +81,6 @@ class PerudoTable(Table):
         return {**super().result(), "score": self.size}
 
 
-def play_tapes(strategies: list[str], tapes: Tapes) -> dict:
-    """Every game of `tapes` (see `maxchen.simulate.batches`)."""
-    return PerudoTable(strategies, tapes, PerudoGame.default_options()).play()
+def play_tapes(strategies: list[str], tapes: Tapes, options: dict | None = None) -> dict:
+    """Every game of `tapes` with `options` (the defaults where none; see `maxchen.simulate.batches`)."""
+    return PerudoTable(strategies, tapes, PerudoGame.merged_options(None, options or {})).play()

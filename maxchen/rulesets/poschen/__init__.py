@@ -6,7 +6,7 @@ from ...rules.ruleset import HINT_LABELS, N_, RuleSet
 from ..maexchen import batch, bots, hint
 from .game import PoschenGame
 
-LADDER = batch.Ladder(PoschenGame.OPTIONS["lives"].default, points=False, accept=False, checker_opens=True)
+LADDER = batch.Ladder(PoschenGame, points=False, accept=False, checker_opens=True)
 
 RULE_SET = RuleSet(
     PoschenGame,
