@@ -32,6 +32,12 @@ BOARD_AREA = "stats"  # a watcher's page (the board) only
 PRIVATE_AREA = "controls"
 # A loading's six, in words (table.LOADINGS in order).
 SHARES = dict(zip(LOADINGS, (N_("1 time in 4"), N_("1 time in 3"), N_("1 time in 2")), strict=True))
+# Per rule set: the default of its game's length (`Game.LENGTH`) and the templates whose `length` words it
+# (standing.html), for the statistics of games of any rule set and length.
+LENGTHS = {
+    name: {"default": rule_set.game.OPTIONS[rule_set.game.LENGTH].default, "templates": rule_set.templates}
+    for name, rule_set in REGISTRY.items()
+}
 
 
 _CATALOGS: dict = {}
@@ -125,6 +131,8 @@ def _context(code: str, rules_name: str, names: dict, lang: str) -> dict:
         "claim": rule_set.game.CLAIM,
         "option_specs": {name: option.describe() for name, option in rule_set.game.OPTIONS.items()},
         "option_labels": {key: _(label) for key, label in rule_set.labels.items()},
+        "length_option": rule_set.game.LENGTH,  # the option the rule set's `length` macro words (standing.html)
+        "lengths": LENGTHS,
         "rulesets": list(RULESETS),
         "shared_rulesets": SHARED_PHONE,
         "strategy_labels": {key: _(label) for key, label in STRATEGY_LABELS.items()},

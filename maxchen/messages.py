@@ -5,7 +5,7 @@ under the reader's locale (the page's language; for the API and sockets,
 `Accept-Language` or the `lang` the client sends; English by default).
 """
 
-from flask_babel import force_locale
+from flask_babel import force_locale, gettext
 from flask_babel import lazy_gettext as _l
 
 from .errors import REASONS, IllegalMove
@@ -117,6 +117,13 @@ TEXTS.update(
     {reason: _l(text) for rule_set in REGISTRY.values() for reason, (_code, text) in rule_set.refusals.items()}
 )
 assert set(TEXTS) == set(REASONS), "every reason has its text"  # noqa: S101 - a import-time invariant
+# An option named in a refusal (`option`) as the host's settings name it ("Points to go out", not out_at).
+OPTION_LABELS = {
+    name: label
+    for rule_set in REGISTRY.values()
+    for name, label in rule_set.labels.items()
+    if name in rule_set.game.OPTIONS
+}
 
 
 class _Params(dict):
@@ -135,7 +142,10 @@ def text(error: IllegalMove, lang: str | None = None) -> str:
     if lang is not None:
         with force_locale(lang):
             return text(error)
-    return str(TEXTS[error.reason]) % _Params({k: isolate(v) if k == "name" else v for k, v in error.params.items()})
+    params = _Params({k: isolate(v) if k == "name" else v for k, v in error.params.items()})
+    if params.get("option") in OPTION_LABELS:
+        params["option"] = gettext(OPTION_LABELS[params["option"]])
+    return str(TEXTS[error.reason]) % params
 
 
 def answer(error: IllegalMove, lang: str | None = None) -> dict:

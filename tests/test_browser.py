@@ -626,7 +626,7 @@ def test_four_phones_play_luegen_to_its_loser(browser, server):
     host = phones[0]
     settings(host.page).select_option("form.options select[name='option.mats']", "2")
     host.page.wait_for_function(
-        "() => document.querySelector('#table .lobby-rules').textContent.includes('Beer mats: 2')"
+        "() => document.querySelector('#table .lobby-rules').textContent.includes('A stack of 2 beer mats')"
     )
     host.page.click("button[data-action=start]")
     rounds = 0

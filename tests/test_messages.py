@@ -69,3 +69,36 @@ def test_a_socket_ack_speaks_the_lang_the_bot_sent(doubt_race):
     ack = bot.emit("action", {"action": "doubt", "version": version}, callback=True)
     assert ack["error"]["message"] == "\u2068Cem\u2069 war schneller."
     bot.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("lang", "error", "text"),
+    [
+        (
+            "en",
+            IllegalMove("option_choice", option="out_at", choices="3, 5, 7"),
+            "Points to go out must be one of 3, 5, 7.",
+        ),
+        (
+            "de",
+            IllegalMove("option_choice", option="dice", choices="3, 4, 5"),
+            "Würfel pro Spieler muss eines davon sein",
+        ),
+        ("ru", IllegalMove("option_range", option="lives", low=3, high=10), "Жизни"),
+        (
+            "en",
+            IllegalMove("option_range", option="mats", low=2, high=30),
+            "Beer mats must be a whole number from 2 to 30.",
+        ),
+        (
+            "en",
+            IllegalMove("no_such_option", game="Poschen", option="speed"),
+            "The rule set Poschen has no option speed.",
+        ),
+    ],
+)
+def test_a_refused_option_is_named_as_the_hosts_settings_name_it(app, lang, error, text):
+    """The message names the option in the reader's words; the API's params keep its name."""
+    with app.app_context():
+        assert text in messages.text(error, lang)
+        assert messages.answer(error, lang)["error"]["params"]["option"] == error.params["option"]

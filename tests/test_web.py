@@ -422,25 +422,43 @@ def test_one_phone_form_starts_a_covered_table(client):
     assert html.count('class="heart full"') == 15  # three players, five lives each
 
 
-def test_one_phone_form_sets_the_lives(client):
+@pytest.mark.parametrize(
+    ("rules", "label", "field", "drawn"),
+    [
+        ("poschen", "Lives", "option.lives", 'class="heart full"'),  # two players, three lives each
+        ("maexchen", "Points to go out", "option.out_at", 'class="pip"'),  # two players, out at three points
+    ],
+)
+def test_one_phone_form_sets_the_length_of_the_game(client, rules, label, field, drawn):
     html = client.get("/").get_data(as_text=True)
     start = html.index('action="/table"')
     one_phone = html[start : html.index("</form>", start)]
-    # Lives are Poschen's: its options follow its radio (they show while it is chosen), before the next rule set's.
-    poschen = one_phone[one_phone.index('value="poschen"') :]
-    poschen = poschen[: poschen.index('name="rules"')] if 'name="rules"' in poschen else poschen
-    assert "Lives" in poschen and "Lives" not in one_phone.replace(poschen, "")
-    assert '<option value="5" selected>' in poschen
-    response = client.post("/table", data={"names": "Anna\nBoris", "rules": "poschen", "option.lives": "3"})
+    # A rule set's options follow its radio (they show while it is chosen), before the next rule set's.
+    mine = one_phone[one_phone.index(f'value="{rules}"') :]
+    mine = mine[: mine.index('name="rules"')] if 'name="rules"' in mine else mine
+    assert label in mine and label not in one_phone.replace(mine, "")
+    assert '<option value="5" selected>' in mine
+    response = client.post("/table", data={"names": "Anna\nBoris", "rules": rules, field: "3"})
     html = client.get(response.headers["Location"]).get_data(as_text=True)
-    assert html.count('class="heart full"') == 6  # two players, three lives each
+    assert html.count(drawn) == 6
 
 
-@pytest.mark.parametrize("lives", ["99", "x", "²"])
-def test_one_phone_form_refuses_bad_lives_and_makes_no_table(app, lives):
+@pytest.mark.parametrize(
+    ("field", "value", "says"),
+    [
+        ("option.lives", "99", "Lives must be a whole number from 3 to 10."),
+        ("option.lives", "x", "Lives must be a whole number from 3 to 10."),
+        ("option.lives", "²", "Lives must be a whole number from 3 to 10."),
+        ("option.out_at", "4", "Points to go out must be one of 3, 5, 7."),
+        ("option.out_at", "3.0", "Points to go out must be one of 3, 5, 7."),
+    ],
+)
+def test_one_phone_form_refuses_a_bad_length_and_makes_no_table(app, field, value, says):
     client = app.test_client()
-    response = client.post("/table", data={"names": "Anna\nBoris", "rules": "poschen", "option.lives": lives})
+    rules = "poschen" if field == "option.lives" else "maexchen"
+    response = client.post("/table", data={"names": "Anna\nBoris", "rules": rules, field: value})
     assert response.status_code == 400 and 'role="alert"' in response.get_data(as_text=True)
+    assert says in response.get_data(as_text=True)
     assert "Anna\nBoris" in response.get_data(as_text=True)  # what was typed stays
     assert app.extensions["maxchen.rooms"].store.untouched_since(float("inf")) == []
 
@@ -530,6 +548,119 @@ def test_odd_digits_in_forms_are_refused_not_a_crash(app, lobby, value):
         response = act(ann, code, **form)
         assert response.status_code == 200 and response.headers["X-Maxchen-Toast"] == "1"
     assert version(ann, code, "table") == before
+
+
+# The length of a game (docs/rules.md, "A shorter game"): a rule set's option, a shorter value, its words
+# in English and German as the table shows them, and a value it does not offer with the refusal.
+LENGTH_WORDS = {
+    "maexchen": (
+        "out_at",
+        "3",
+        "Out at 3 points",
+        "Raus bei 3 Punkten",
+        "4",
+        "Points to go out must be one of 3, 5, 7.",
+    ),
+    "poschen": (
+        "lives",
+        "3",
+        "3 lives each",
+        "3 Leben pro Spieler",
+        "11",
+        "Lives must be a whole number from 3 to 10.",
+    ),
+    "luegen": (
+        "mats",
+        "2",
+        "A stack of 2 beer mats",
+        "Ein Stapel von 2 Bierdeckeln",
+        "31",
+        "Beer mats must be a whole",
+    ),
+    "perudo": ("dice", "3", "3 dice each", "3 Würfel pro Spieler", "6", "Dice each must be one of 3, 4, 5."),
+}
+
+
+def table_of_three(app, rules):
+    """Ann (host), Ben and Cem in a lobby of `rules`, by the forms."""
+    ann, code = make_seat(app)
+    ben, _ = make_seat(app, code, "Ben")
+    cem, _ = make_seat(app, code, "Cem")
+    act(ann, code, action="configure", version=version(ann, code), rules=rules)
+    return code, ann, ben, cem
+
+
+def api_view(browser, code) -> dict:
+    """The room's JSON view for the browser's seat (its token from the cookie)."""
+    return browser.get(f"/api/rooms/{code}", headers={"Authorization": f"Bearer {_token(browser, code)}"}).json
+
+
+@pytest.mark.parametrize("rules", sorted(LENGTH_WORDS))
+def test_the_host_sets_the_length_in_the_lobby_and_every_page_and_the_api_show_it(app, rules):
+    option, value, words, german, _, _ = LENGTH_WORDS[rules]
+    code, ann, ben, cem = table_of_three(app, rules)
+    assert words not in ben.get(f"/r/{code}").get_data(as_text=True)
+    response = act(
+        ann, code, action="configure", version=version(ann, code), rules=rules, **{f"option.{option}": value}
+    )
+    assert "X-Maxchen-Toast" not in response.headers
+    # The host's settings keep it chosen and say it; every seat's lobby and a watcher's board say it.
+    html = ann.get(f"/r/{code}").get_data(as_text=True)
+    settings = html[html.index('id="host-settings"') : html.index("</details>", html.index('id="host-settings"'))]
+    assert f"{words} · " in settings and f'<option value="{value}" selected>' in settings
+    for browser in (ann, ben, cem):
+        html = browser.get(f"/r/{code}").get_data(as_text=True)
+        assert re.search(rf'<p class="lobby-rules">[^<]*· {words} ·', html), rules
+    assert words in app.test_client().get(f"/r/{code}/board").get_data(as_text=True)
+    assert all(api_view(browser, code)["options"][option] == int(value) for browser in (ann, ben, cem))
+    cem.set_cookie("lang", "de")
+    assert german in cem.get(f"/r/{code}").get_data(as_text=True)
+    # During the game: under the table, for everyone and on the board; in the API as before.
+    act(ann, code, action="start", version=version(ann, code))
+    for browser in (ben, app.test_client()):
+        html = browser.get(f"/r/{code}" if browser is ben else f"/r/{code}/board").get_data(as_text=True)
+        assert f'<p class="small game-length">{words}</p>' in html
+    assert f'<p class="small game-length">{german}</p>' in cem.get(f"/r/{code}").get_data(as_text=True)
+    view = api_view(ben, code)
+    assert view["phase"] == "playing" and view["options"][option] == int(value)
+
+
+@pytest.mark.parametrize("rules", sorted(LENGTH_WORDS))
+def test_a_length_not_offered_or_during_a_game_is_refused_in_words_and_changes_nothing(app, rules):
+    option, value, words, _, bad, says = LENGTH_WORDS[rules]
+    code, ann, ben, cem = table_of_three(app, rules)
+    usual = api_view(ben, code)["options"]
+    for sent in (bad, "x", f"{value}.0"):
+        before = version(ann, code, "table")
+        response = act(
+            ann, code, action="configure", version=version(ann, code), rules=rules, **{f"option.{option}": sent}
+        )
+        assert response.headers["X-Maxchen-Toast"] == "1"
+        assert (says if sent == bad else says.split(" must ")[0]) in response.get_data(as_text=True)
+        assert version(ann, code, "table") == before and api_view(ben, code)["options"] == usual
+    # Ben is no host: his settings change nothing either.
+    response = act(
+        ben, code, action="configure", version=version(ben, code), rules=rules, **{f"option.{option}": value}
+    )
+    assert "Only the host can do that." in response.get_data(as_text=True)
+    act(ann, code, action="configure", version=version(ann, code), rules=rules, **{f"option.{option}": value})
+    act(ann, code, action="start", version=version(ann, code))
+    # While the game runs, not even the host changes its length, by the form or by the API.
+    default = str(usual[option])
+    before = version(ann, code, "table")
+    response = act(
+        ann, code, action="configure", version=version(ann, code), rules=rules, **{f"option.{option}": default}
+    )
+    assert "Not while a game is running." in response.get_data(as_text=True)
+    answer = ann.post(
+        f"/api/rooms/{code}/actions",
+        json={"action": "configure", "options": {option: int(default)}},
+        headers={"Authorization": f"Bearer {_token(ann, code)}", "Accept-Language": "de"},
+    )
+    assert answer.status_code == 409 and answer.json["error"]["message"] == "Nicht während eines Spiels."
+    assert version(ann, code, "table") == before
+    assert api_view(ben, code)["options"][option] == int(value)
+    assert f'<p class="small game-length">{words}</p>' in ben.get(f"/r/{code}").get_data(as_text=True)
 
 
 def test_the_lobby_knows_the_chosen_games_player_count_and_says_what_it_is(app, lobby):
@@ -846,6 +977,41 @@ def test_the_statistics_page_shows_the_charts_with_their_axes_and_links_the_csv(
     over = seated(app, code, ann["token"]).get(f"/r/{code}").get_data(as_text=True)
     result = over[over.index('class="standings') :]
     assert f'href="/r/{code}/stats"' in result
+
+
+def lies_to_the_end(rooms, dice, code, liar, checker):
+    """The liar opens every round with 62 on 4-3 and is checked, until the game is over."""
+    while rooms.view(code, liar)["phase"] == "playing":
+        dice.add((4, 3))
+        rooms.act(code, liar, {"action": "shake"})
+        rooms.act(code, liar, {"action": "announce", "value": 62})
+        rooms.act(code, checker, {"action": "check"})
+
+
+def test_the_statistics_say_how_long_the_games_were_once_one_was_not_the_usual_length(app, rooms, dice):
+    ann = rooms.create("Ann")
+    code = ann["code"]
+    ben = rooms.join(code, "Ben")
+    rooms.act(code, ann["player"], {"action": "start"})
+    lies_to_the_end(rooms, dice, code, ann["player"], ben["player"])  # out at 5, as usual: nothing said
+    stranger = app.test_client()
+    assert "game-lengths" not in stats_area(stranger, code) and "game-lengths" not in board_stats(stranger, code)
+    rooms.act(code, ann["player"], {"action": "configure", "options": {"out_at": 3}})
+    rooms.act(code, ann["player"], {"action": "start"})
+    lies_to_the_end(rooms, dice, code, ann["player"], ben["player"])
+    assert rooms.view(code, ann["player"])["players"][0]["points"] == 3
+    for area in (stats_area(stranger, code), board_stats(stranger, code)):
+        lengths = area[area.index('class="small game-lengths"') : area.index("</ul>", area.index("game-lengths"))]
+        assert re.findall(r"<li>([^<]+)</li>", lengths) == [
+            "Mäxchen · Out at 3 points: 1 game",
+            "Mäxchen · Out at 5 points: 1 game",
+        ]
+    assert stranger.get(f"/api/rooms/{code}/stats").json["lengths"] == [
+        {"rules": "maexchen", "length": 3, "games": 1},
+        {"rules": "maexchen", "length": 5, "games": 1},
+    ]
+    stranger.set_cookie("lang", "de")
+    assert "Mäxchen · Raus bei 3 Punkten: 1 Spiel" in stats_area(stranger, code)
 
 
 @pytest.fixture
