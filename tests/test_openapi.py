@@ -232,9 +232,11 @@ def _random_move(view, rng) -> dict:
     ("game", "options"),
     [
         ("maexchen", {}),
+        ("maexchen", {"out_at": 3}),
         ("poschen", {"lives": 3}),
         ("luegen", {"mats": 3}),
         ("luegen", {"mats": 4, "playoff": "last_two"}),
+        ("perudo", {"dice": 3}),
     ],
 )
 def test_every_answer_of_a_whole_game_fits_the_document(game, options):
@@ -264,6 +266,12 @@ def test_every_answer_of_a_whole_game_fits_the_document(game, options):
         assert moves < 5000, "the game never ended"
     for seat in [*seats, late]:
         checked.view(code, seat)
+    # The statistics count the game at its length (the usual one where the host chose none).
+    option = RULESETS[game].LENGTH
+    length = options.get(option, RULESETS[game].OPTIONS[option].default)
+    assert checked.call("GET", "/api/rooms/{code}/stats", code)["lengths"] == [
+        {"rules": game, "length": length, "games": 1}
+    ]
     # After the game the host may switch the rule set: a clean lobby of the new one.
     other = next(name for name in RULESETS if name != game)
     checked.act(code, ann, "configure", rules=other)
@@ -305,6 +313,7 @@ def test_every_documented_status_comes_up(tmp_path, steady_limits):
     checked.act(code, ben, "start")  # 403
     checked.act(code, {"token": "forged"}, "start")  # 401
     checked.act(code, ann, "configure", options={"lives": 3})  # 400 no_such_option
+    checked.act(code, ann, "configure", options={"out_at": 4})  # 400 option_choice
     checked.act(code, ann, "start")
     checked.act(code, ann, "start")  # 409 game_running
     checked.act(code + "/nothing", ann, "start")  # 404: no such path
