@@ -615,12 +615,12 @@ def test_the_host_sets_the_length_in_the_lobby_and_every_page_and_the_api_show_i
     assert all(api_view(browser, code)["options"][option] == int(value) for browser in (ann, ben, cem))
     cem.set_cookie("lang", "de")
     assert german in cem.get(f"/r/{code}").get_data(as_text=True)
-    # During the game: under the table, for everyone and on the board; in the API as before.
+    # During the game: the players' list says it, for everyone and on the board; in the API as before.
     act(ann, code, action="start", version=version(ann, code))
     for browser in (ben, app.test_client()):
         html = browser.get(f"/r/{code}" if browser is ben else f"/r/{code}/board").get_data(as_text=True)
-        assert f'<p class="small game-length">{words}</p>' in html
-    assert f'<p class="small game-length">{german}</p>' in cem.get(f"/r/{code}").get_data(as_text=True)
+        assert f'table-list" aria-label="{words}">' in html
+    assert f'table-list" aria-label="{german}">' in cem.get(f"/r/{code}").get_data(as_text=True)
     view = api_view(ben, code)
     assert view["phase"] == "playing" and view["options"][option] == int(value)
 
@@ -660,7 +660,7 @@ def test_a_length_not_offered_or_during_a_game_is_refused_in_words_and_changes_n
     assert answer.status_code == 409 and answer.json["error"]["message"] == "Nicht während eines Spiels."
     assert version(ann, code, "table") == before
     assert api_view(ben, code)["options"][option] == int(value)
-    assert f'<p class="small game-length">{words}</p>' in ben.get(f"/r/{code}").get_data(as_text=True)
+    assert f'table-list" aria-label="{words}">' in ben.get(f"/r/{code}").get_data(as_text=True)
 
 
 def test_the_lobby_knows_the_chosen_games_player_count_and_says_what_it_is(app, lobby):
