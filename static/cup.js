@@ -14,6 +14,7 @@
     area: $("cup-area"),
     el: $("cup"),
     floor: $("floor"),
+    hand: $("hand"),
     coaster: $("coaster"),
     hint: $("cup-hint"),
     dice: [],          // {el, x, y, vx, vy}
@@ -83,6 +84,7 @@
         die.el.className = "die" + (value ? " face-" + value : "") + (this.peeking && value ? "" : " blank");
       });
       this.place();
+      this.showHand();
     },
 
     // Dice scale with the cup (a small phone's cup on my move holds three): 26 to 48 px.
@@ -186,6 +188,43 @@
       return moving;
     },
 
+    // The hand: while I peek, my dice lie side by side above the cup, highest first, each at least 44 px
+    // (one row, or two where the screen is narrow), clear of the thumb on the coaster and inside the screen.
+    showHand() {
+      const hand = this.hand;
+      if (!hand) return;
+      hand.hidden = !this.peeking;
+      if (!this.peeking) return hand.replaceChildren(); // no face stays in the page once the peek ends
+      const values = this.values.slice().sort((a, b) => b - a);
+      hand.replaceChildren(...values.map((value) => {
+        const die = document.createElement("div");
+        die.className = "die face-" + value;
+        for (let i = 0; i < 9; i++) die.appendChild(document.createElement("i"));
+        return die;
+      }));
+      const gap = 8, pad = 10, margin = 8; // pad: the tray's padding and border (style.css .hand)
+      const at = this.el.getBoundingClientRect();
+      const middle = at.left + at.width / 2;
+      // The band the tray may take: the screen, less the controls where they sit beside the cup (on its side).
+      const controls = $("controls") && $("controls").getBoundingClientRect();
+      let [low, high] = [0, Math.min(window.innerWidth, document.documentElement.clientWidth)];
+      if (controls && controls.width && controls.top < at.top + at.height) {
+        if (controls.left >= middle) high = Math.min(high, controls.left);
+        else if (controls.right <= middle) low = Math.max(low, controls.right);
+      }
+      const fits = (cols) => (high - low - 2 * margin - 2 * pad - (cols - 1) * gap) / cols;
+      const cols = fits(values.length) >= 44 ? values.length : Math.ceil(values.length / 2);
+      const rows = Math.ceil(values.length / cols);
+      const size = Math.floor(Math.max(44, Math.min(64, fits(cols))));
+      const width = cols * size + (cols - 1) * gap + 2 * pad;
+      const height = rows * size + (rows - 1) * gap + 2 * pad;
+      hand.style.setProperty("--die", size + "px");
+      hand.style.width = width + "px";
+      const clamp = (x, least, most) => Math.max(least, Math.min(most, x));
+      hand.style.left = clamp(middle - width / 2, low + margin, high - width - margin) + "px";
+      hand.style.top = clamp(at.top + at.height * 0.35 - height, margin, window.innerHeight - height - margin) + "px";
+    },
+
     setPeek(on) {
       if (on === this.peeking) return;
       this.peeking = on && !!this.values;
@@ -201,6 +240,7 @@
     },
   });
   if (sessionStorage.getItem("maxchen-peeked") === "1") document.body.classList.add("peeked");
+  window.addEventListener("resize", () => cup.showHand()); // turned on its side while peeking
 
   let lastBump = 0;
   function bump() {

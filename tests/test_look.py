@@ -573,3 +573,54 @@ def test_the_winners_moment_of_ten_shows_every_place(browser, look_server, size,
     assert look.in_view(page, "#reveal-overlay .moment .tally")
     _check(page, f"moment-ten-{size}-{lang}")
     context.close()
+
+
+# The hand: every rule set (2, 3 and 5 dice) at each size, the languages taking turns.
+HANDS = [
+    (rules, size, lang)
+    for i, rules in enumerate(RULESETS)
+    for j, size in enumerate(SIZES)
+    for lang in [list(LANGUAGES)[(i + j) % 3]]
+]
+HAND = """() => {
+  const dice = [...document.querySelectorAll("#hand .die")].map((d) => d.getBoundingClientRect());
+  const apart = (a, b) => a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+  const hand = document.getElementById("hand");
+  hand.style.pointerEvents = "auto"; // hit-testing skips what a tap passes through
+  const covered = dice.filter((r) => {
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    return !document.elementFromPoint(x, y)?.closest("#hand");
+  }).length;
+  hand.style.pointerEvents = "";
+  return {
+    faces: [...document.querySelectorAll("#hand .die")].map((d) => +d.className.match(/face-(\\d)/)[1]),
+    smallest: Math.min(...dice.map((r) => Math.min(r.width, r.height))),
+    overlaps: dice.filter((a, i) => dice.some((b, j) => j > i && !apart(a, b))).length,
+    outside: dice.filter((r) => r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight).length,
+    covered,
+  };
+}"""
+
+
+@pytest.mark.parametrize(("rules", "size", "lang"), HANDS)
+def test_while_i_peek_my_hand_lies_side_by_side_readable_at_a_glance(browser, look_server, rules, size, lang):
+    """Held to peek, my dice lie in a row (or two), highest first: each at least 44 px, none on another, none
+    hidden by anything, all on the screen; let go, the hand is gone."""
+    players = max(RULESETS[rules].MIN_PLAYERS, 3)
+    context, page, base, code, tokens = _started(browser, look_server, size, rules, players, lang)
+    _shake(page)
+    page.focus("#coaster")
+    page.keyboard.down("Space")
+    page.wait_for_selector("#hand:not([hidden]) .die")
+    found = page.evaluate(HAND)
+    page.screenshot(path=str(ARTIFACTS / f"look-hand-{rules}-{size}-{lang}.png"))
+    mine = [
+        int(c.split("face-")[1][0]) for c in page.eval_on_selector_all("#floor .die", "ds => ds.map(d => d.className)")
+    ]
+    assert found["faces"] == sorted(mine, reverse=True), found
+    assert len(found["faces"]) == RULESETS[rules].DICE, found
+    assert found["smallest"] >= 44 and found["overlaps"] == 0, found
+    assert found["outside"] == 0 and found["covered"] == 0, found
+    page.keyboard.up("Space")
+    page.wait_for_selector("#hand", state="hidden")
+    context.close()
