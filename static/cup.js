@@ -303,6 +303,7 @@
       meter(0);
       if (this.count >= SOURCES[this.source].pulses && cup.canShake) {
         cup.canShake = false;
+        motion.done(); // a shake worked: this phone needs no button to ask for motion again
         room.act("shake", { seed: M.fair.seed() });
       } else {
         room.signal(null);
@@ -314,6 +315,10 @@
   };
 
   // Device motion: shaking, tilting, and "easy!" when it is far too hard.
+  const ASKED = "maxchen-motion-asked";
+  const asked = () => {
+    try { return localStorage.getItem(ASKED) === "1"; } catch (error) { return false; }
+  };
   const motion = {
     seen: false,
     button: $("motion"),
@@ -330,7 +335,7 @@
       if (!a || a.x === null || a.x === undefined) return;
       if (!this.seen) {
         this.seen = true;
-        this.button.hidden = true;
+        this.done();
         this.note.hidden = true;
         if (cup.canShake) cup.say(M.T.shake_motion);
       }
@@ -351,9 +356,14 @@
           return this.explain(M.T.motion_denied);
         }
       }
-      this.button.hidden = true;
-      sessionStorage.setItem("maxchen-motion-asked", "1");
+      this.done();
       setTimeout(() => { if (!this.seen) this.explain(M.T.no_motion); }, 1500);
+    },
+
+    // Asked once, or shaken by drag or keys: the button goes for good (this browser remembers it).
+    done() {
+      this.button.hidden = true;
+      try { localStorage.setItem(ASKED, "1"); } catch (error) { /* private mode: for this page only */ }
     },
 
     explain(text) {
@@ -369,7 +379,7 @@
     // Where motion must be asked for (an iPhone, inside a tap), it has not arrived by
     // itself a moment after the page opened: only then the cup offers the button.
     setTimeout(() => {
-      motion.button.hidden = motion.seen || !motion.asks || sessionStorage.getItem("maxchen-motion-asked") === "1";
+      motion.button.hidden = motion.seen || !motion.asks || asked();
     }, 800);
     motion.button.addEventListener("click", () => motion.enable());
   }

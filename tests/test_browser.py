@@ -1361,14 +1361,23 @@ BOARD_SIZES = """() => {
 }"""
 
 
-def play_tables(tables: list[list[Phone]], limit=400, between=None, rounds=None):
+def play_tables(tables: list[list[Phone]], limit=400, between=None, rounds=None, stall=120):
     """Play every table to its end at once (or until round `rounds` is over): a phone whose turn it is
     moves; the tables do not wait for each other (a phone moves again only once its own part has changed,
-    or after 5 s). `between()` is called before each look at the tables (what else happens while they play)."""
+    or after 5 s). `between()` is called before each look at the tables (what else happens while they play).
+    No phone with a move for `stall` seconds fails, saying what each phone shows."""
     acted: dict[int, tuple[str, float]] = {}
     over: set[int] = set()
     moves = 0
+    last_move = time.monotonic()
     while len(over) < len(tables):
+        if time.monotonic() - last_move > stall:
+            shown = [
+                [(phone.look(), phone.page.inner_text("#table")[-160:]) for phone in seated]
+                for number, seated in enumerate(tables)
+                if number not in over
+            ]
+            raise AssertionError(f"no phone had a move for {stall} s; the tables still playing show: {shown}")
         if between is not None:
             between()
         moved = False
@@ -1412,6 +1421,7 @@ def play_tables(tables: list[list[Phone]], limit=400, between=None, rounds=None)
                 except sync_api.TimeoutError:
                     pass  # the table moved on under the finger (a push): look again
                 moved = True
+                last_move = time.monotonic()
                 break
         if not moved:
             time.sleep(0.05)
@@ -2286,3 +2296,25 @@ def test_the_statistics_page_follows_the_game_but_never_a_believed_roll(browser,
     assert "χ²" not in page.inner_text("#stats")
     assert phone.errors == []
     phone.context.close()
+
+
+@pytest.mark.parametrize("shake", [shake_by_drag, shake_by_keys], ids=["drag", "keys"])
+def test_the_motion_button_goes_for_good_once_a_shake_by_drag_or_keys_worked(browser, server, shake):
+    """An iPhone asks for motion inside a tap; a player who shakes by dragging or by the keys needs no
+    button: after that shake it is gone, on later turns and after a reload too."""
+    ann, ben = join_phones(browser, server, ["Ann", "Ben"], ["en-US", "de-DE"])[0]
+    ann.page.add_init_script("DeviceMotionEvent.requestPermission = async () => 'granted'")
+    ann.page.reload()
+    ann.page.wait_for_function("() => window.maxchen?.room?.socket?.connected")
+    ann.page.click("button[data-action=start]")
+    ann.page.wait_for_selector("#cup.my-turn")
+    ann.page.wait_for_selector("#motion:visible")  # asked for, and nothing came by itself
+    shake(ann)
+    ann.page.wait_for_selector("#motion", state="hidden")
+    ann.page.reload()
+    ann.page.wait_for_selector("#cup-area:not([hidden])")
+    # The page offers the button 0.8 s after it opened, if at all: wait on the page's own clock.
+    ann.page.evaluate("() => new Promise((done) => setTimeout(done, 1200))")
+    assert ann.page.locator("#motion:visible").count() == 0
+    ann.context.close()
+    ben.context.close()
