@@ -96,6 +96,8 @@
       li.classList.toggle("me", li.dataset.player === me);
       li.classList.toggle("active", !!turn && li.dataset.player === turn);
     }
+    // My own cup at a reveal: its dice as large as my hand's (style.css .cups li.mine).
+    for (const li of document.querySelectorAll(".cups li[data-player]")) li.classList.toggle("mine", li.dataset.player === me);
     for (const el of document.querySelectorAll("[data-not-for]")) el.hidden = el.dataset.notFor === me;
     watching(turn);
     graceRemoval();

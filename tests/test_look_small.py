@@ -1,0 +1,209 @@
+"""The small looks of a party table (issue 44): each die of a reveal readable, a shake's "too short" left up to be
+read, a reaction beside its row, no word broken in Russian (nor German, nor English), the host's ✕ a thumb's size.
+
+Phones at 390×844, 360×640 and 844×390, the languages taking turns; the other players are scripts on the JSON API.
+Screenshots: tests/artifacts/small-*.png.
+"""
+
+import pytest
+
+from maxchen.rulesets import RULESETS
+
+from . import look
+from .test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, sync_api
+from .test_look import HAND, LANGUAGES, SIZES, _api, _claim, _shake, _started
+
+TAP = look.TAP
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def look_server():
+    from .conftest import Server
+
+    started = Server().wait_ready()
+    yield started
+    started.stop()
+
+
+def _shot(page, name):
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"small-{name}.png"))
+
+
+# The dice of a reveal card (`card`: its selector) as a player sees them: how many, the smallest of all and of the
+# page's own cup (Mäxchen's two dice are the one cup shown), boxes that overlap, dice off the screen or outside what
+# clips them (the overlay scrolls), dice that something else covers (five points of each, hit-tested).
+REVEAL_DICE = """(card) => {
+  const el = document.querySelector(card);
+  const me = document.querySelector("#players .player.me")?.dataset.player;
+  const overlay = el.closest("#reveal-overlay");
+  if (overlay) overlay.style.pointerEvents = "auto"; // hit-testing skips what a tap passes through
+  const dice = [...el.querySelectorAll(".die")].map((d) => {
+    const cup = d.closest(".cups li");
+    return {el: d, r: d.getBoundingClientRect(), mine: !cup || cup.dataset.player === me};
+  });
+  const apart = (a, b) =>
+    a.right <= b.left + 0.5 || b.right <= a.left + 0.5 || a.bottom <= b.top + 0.5 || b.bottom <= a.top + 0.5;
+  const inside = (d) => {
+    let top = 0, bottom = innerHeight, left = 0, right = innerWidth;
+    for (let a = d.el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.overflowX !== "visible" || s.overflowY !== "visible") {
+        const b = a.getBoundingClientRect();
+        [top, bottom] = [Math.max(top, b.top), Math.min(bottom, b.bottom)];
+        [left, right] = [Math.max(left, b.left), Math.min(right, b.right)];
+      }
+      if (s.position === "fixed") break; // the overlay, the cover: no box further out clips it
+    }
+    return d.r.left >= left - 1 && d.r.right <= right + 1 && d.r.top >= top - 1 && d.r.bottom <= bottom + 1;
+  };
+  const seen = (d) => {
+    const {left, right, top, bottom} = d.r, x = (left + right) / 2, y = (top + bottom) / 2;
+    return [[x, y], [left + 4, top + 4], [right - 4, top + 4], [left + 4, bottom - 4], [right - 4, bottom - 4]]
+      .every(([px, py]) => { const hit = document.elementFromPoint(px, py); return !!hit && d.el.contains(hit); });
+  };
+  const side = (r) => Math.round(Math.min(r.width, r.height) * 10) / 10;
+  const found = {
+    cups: el.querySelectorAll(".cups li").length,
+    dice: dice.length,
+    mine: dice.filter((d) => d.mine).length,
+    smallest: Math.min(...dice.map((d) => side(d.r))),
+    smallest_mine: Math.min(...dice.filter((d) => d.mine).map((d) => side(d.r))),
+    overlaps: dice.filter((a, i) => dice.some((b, j) => j > i && !apart(a.r, b.r))).length,
+    outside: dice.filter((d) => !inside(d)).length,
+    covered: dice.filter((d) => !seen(d)).length,
+  };
+  if (overlay) overlay.style.pointerEvents = "";
+  return found;
+}"""
+
+
+# The first shown element of a selector wholly on the screen, inside every box that clips it up to the fixed layer
+# it lies on (a cover or the overlay, which the boxes around it in the page do not clip).
+ON_SCREEN = """(els) => {
+  const el = els.find((e) => e.getClientRects().length > 0);
+  if (!el) return false;
+  const r = el.getBoundingClientRect();
+  let top = 0, bottom = innerHeight, left = 0, right = innerWidth;
+  for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+    const s = getComputedStyle(a);
+    if (s.overflowX !== "visible" || s.overflowY !== "visible") {
+      const b = a.getBoundingClientRect();
+      [top, bottom] = [Math.max(top, b.top), Math.min(bottom, b.bottom)];
+      [left, right] = [Math.max(left, b.left), Math.min(right, b.right)];
+    }
+    if (s.position === "fixed") break;
+  }
+  return r.height > 0 && r.top >= top - 1 && r.bottom <= bottom + 1 && r.left >= left - 1 && r.right <= right + 1;
+}"""
+
+
+def _on_screen(page, selector) -> bool:
+    return page.eval_on_selector_all(selector, ON_SCREEN)
+
+
+def _assert_dice_readable(found, tag, all_of_them=True):
+    """Every die (or my own cup's, with many cups) at least a thumb's 44 px, none on another, none covered, all
+    on the screen."""
+    assert found["dice"] and found["mine"], f"{tag}: {found}"
+    assert found["smallest_mine"] >= TAP, (tag, found)
+    if all_of_them:
+        assert found["smallest"] >= TAP, (tag, found)
+    assert found["overlaps"] == 0 and found["outside"] == 0 and found["covered"] == 0, f"{tag}: {found}"
+
+
+# Each rule set at each size, the languages taking turns; with three at the table (six on a tall phone) every cup's
+# dice are 44 px, with ten (fifty dice on a small phone) my own cup's are.
+REVEALS = [
+    (rules, size, lang, 3)
+    for i, rules in enumerate(RULESETS)
+    for j, size in enumerate(SIZES)
+    for lang in [list(LANGUAGES)[(i + j) % 3]]
+] + [
+    ("perudo", "small", "ru", 10),
+    ("luegen", "landscape", "de", 10),
+    ("perudo", "phone", "en", 6),
+    ("perudo", "landscape", "en", 4),
+    ("perudo", "small", "de", 4),
+]
+
+
+@pytest.mark.parametrize(("rules", "size", "lang", "players"), REVEALS)
+def test_a_reveals_dice_are_each_readable_and_my_own_cup_always(browser, look_server, rules, size, lang, players):
+    """My claim is challenged: the reveal comes up over the table, every die in it at least 44 px (my own cup's
+    always, among ten), none on another, none hidden, all on the screen."""
+    context, page, base, code, tokens = _started(browser, look_server, size, rules, players, lang)
+    _shake(page)
+    page.wait_for_selector("form[data-claim]")
+    _claim(page)
+    page.wait_for_selector("form[data-claim]", state="detached")
+    _api(base, code, tokens[0], action=RULESETS[rules].CHALLENGE)
+    page.wait_for_selector("#reveal-overlay:not([hidden]) .verdict")
+    page.wait_for_function(look.AT_REST)
+    tag = f"reveal-{rules}-{size}-{lang}-{players}"
+    _shot(page, tag)
+    found = page.evaluate(REVEAL_DICE, "#reveal-overlay .reveal")
+    _assert_dice_readable(found, tag, all_of_them=players <= (6 if size == "phone" else 4))
+    assert look.in_view(page, "#reveal-overlay .verdict"), tag
+    context.close()
+
+
+def _phone(browser, size, lang):
+    width, height = SIZES[size]
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        has_touch=True,
+        is_mobile=True,
+        reduced_motion="reduce",
+        locale=LANGUAGES[lang],
+    )
+    return context, context.new_page()
+
+
+def _peek_hand(page, tag, dice):
+    """Hold the space bar on the coaster: my dice on the tray, highest first, each 44 px, apart, seen, on screen."""
+    page.focus("#coaster")
+    page.keyboard.down("Space")
+    page.wait_for_selector("#hand:not([hidden]) .die")
+    found = page.evaluate(HAND)
+    _shot(page, f"{tag}-hand")
+    assert len(found["faces"]) == dice and found["faces"] == sorted(found["faces"], reverse=True), (tag, found)
+    assert found["smallest"] >= TAP and found["overlaps"] == 0, (tag, found)
+    assert found["outside"] == 0 and found["covered"] == 0, (tag, found)
+    page.keyboard.up("Space")
+    page.wait_for_selector("#hand", state="hidden")
+
+
+@pytest.mark.parametrize(("size", "lang"), [("phone", "de"), ("small", "ru"), ("landscape", "en"), ("landscape", "ru")])
+def test_one_phone_shows_the_hand_and_the_covers_reveal_readable(browser, look_server, size, lang):
+    """Poschen on one phone, passed around: the player's peek lays the hand out as on their own phone, and the
+    cover after a check shows the two dice whole, each 44 px, none covered, on the screen."""
+    context, page = _phone(browser, size, lang)
+    page.goto(look_server.url + "/")
+    page.fill("form[action='/table'] textarea[name=names]", "Anna\nBoris\nCarla")
+    page.check("form[action='/table'] input[name=rules][value=poschen]")
+    page.click("form[action='/table'] button[type=submit]")
+    tag = f"shared-{size}-{lang}"
+    page.wait_for_function("() => !!(window.maxchen && window.maxchen.afterSwap)")  # its scripts have run
+    page.wait_for_selector(".cover button[data-action=uncover]").click()
+    page.wait_for_selector("#cup.my-turn")
+    _shake(page)
+    _peek_hand(page, tag, 2)
+    _claim(page)
+    # Boris takes the phone and checks Anna's claim: the cover that follows shows what her cup held.
+    page.wait_for_selector(".cover button[data-action=uncover]").click()
+    page.wait_for_selector("#controls button[data-action=check]").click()
+    page.wait_for_selector(".cover .reveal .die")
+    page.wait_for_function(look.AT_REST)
+    _shot(page, f"{tag}-cover")
+    _assert_dice_readable(page.evaluate(REVEAL_DICE, ".cover .reveal"), tag)
+    assert _on_screen(page, ".cover .reveal .verdict") and _on_screen(page, ".cover button[data-action=uncover]"), tag
+    context.close()
