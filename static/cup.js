@@ -39,8 +39,10 @@
       // The cup is on the table while it is mine: to shake, or holding my dice.
       this.area.hidden = !(this.canShake || this.values || shaker.active);
       if (!this.values && this.peeking) this.setPeek(false);
+      // A shake going on keeps its own words ("Keep shaking…"), a shake too short its "too short" a while: a push
+      // that redraws the table (the row's "shaking" on and off) puts the prompt back only after them.
       if (!this.canShake) this.say("");
-      else if (Date.now() >= this.holdUntil) this.say(motion.seen ? M.T.shake_motion : M.T.shake_drag);
+      else if (!shaker.active && Date.now() >= this.holdUntil) this.say(motion.seen ? M.T.shake_motion : M.T.shake_drag);
       if (this.values && !had) $("live").textContent = M.T.rolled; // the coaster's label says it on screen
     },
 

@@ -207,3 +207,105 @@ def test_one_phone_shows_the_hand_and_the_covers_reveal_readable(browser, look_s
     _assert_dice_readable(page.evaluate(REVEAL_DICE, ".cover .reveal"), tag)
     assert _on_screen(page, ".cover .reveal .verdict") and _on_screen(page, ".cover button[data-action=uncover]"), tag
     context.close()
+
+
+# What the cup's hint line says from now on, each change with the page's own time (performance.now()).
+HINT_LOG = """() => {
+  window.hints = [];
+  const hint = document.getElementById("cup-hint");
+  new MutationObserver(() => hints.push([performance.now(), hint.textContent]))
+    .observe(hint, {childList: true, characterData: true, subtree: true});
+}"""
+
+
+@pytest.mark.parametrize(("rules", "size", "lang"), [("maexchen", "phone", "en"), ("perudo", "small", "ru")])
+def test_a_too_short_drag_says_so_and_the_words_stay_to_be_read(browser, look_server, rules, size, lang):
+    """A drag of three turns, with a pause on the way (a finger turning slowly), then let go: the cup says "keep
+    shaking" while it goes on, whatever the pushes redraw meanwhile, and "too short" once the finger lets go; those
+    words stay, alone, for two seconds of the page's own clock."""
+    context, page, base, code, tokens = _started(browser, look_server, size, rules, 3, lang)
+    texts = page.evaluate("() => JSON.parse(document.getElementById('i18n').textContent)")
+    page.evaluate(HINT_LOG)
+    box = page.locator("#cup").bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 40, y, steps=2)
+    page.mouse.move(x - 40, y, steps=2)
+    page.wait_for_function("(t) => hints.some(([, text]) => text === t)", arg=texts["keep_shaking"])
+    # The finger rests longer than a shake's pause (350 ms), on the page's clock, then turns once more.
+    start = page.evaluate("performance.now()")
+    page.wait_for_function("(t) => performance.now() > t + 600", arg=start)
+    page.mouse.move(x + 40, y, steps=2)
+    page.mouse.up()
+    page.wait_for_function("(t) => hints.some(([, text]) => text === t)", arg=texts["too_short"])
+    said = page.evaluate("(t) => hints.find(([, text]) => text === t)[0]", texts["too_short"])
+    page.wait_for_function("(t) => performance.now() > t + 2000", arg=said)
+    log = page.evaluate("hints")
+    _shot(page, f"too-short-{rules}-{size}-{lang}")
+    before = [text for at, text in log if at < said]
+    after = [text for at, text in log if said <= at <= said + 2000]
+    assert set(before) == {texts["keep_shaking"]}, log  # the shake's own words, never the prompt over them
+    assert set(after) == {texts["too_short"]}, log
+    assert page.inner_text("#cup-hint") == texts["too_short"]
+    assert page.locator("#cup.my-turn").count() == 1  # no roll: the cup is still to be shaken
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def quick_grace():
+    """A server whose host may remove an offline player one second after their phone went."""
+    from .conftest import Server
+
+    started = Server(env={"MAXCHEN_OFFLINE_GRACE": "1"}).wait_ready()
+    yield started
+    started.stop()
+
+
+# Each shown ✕ of the host's: its size, what of its row it lies over (the dot, the name, a tag, the standing), whether
+# the row's dot still shows, and whether it lies inside its row.
+REMOVES = """() => [...document.querySelectorAll("#stage .table-list .player")].flatMap((row) => {
+  const button = row.querySelector("button[data-action=remove]");
+  if (!button || !button.checkVisibility()) return [];
+  const b = button.getBoundingClientRect(), box = row.getBoundingClientRect();
+  const apart = (a) =>
+    a.right <= b.left + 0.5 || b.right <= a.left + 0.5 || a.bottom <= b.top + 0.5 || b.bottom <= a.top + 0.5;
+  const parts = [...row.querySelectorAll(":scope > .dot, :scope > .name, :scope > .tag, .pips, .hearts, .mats")]
+    .filter((p) => p.checkVisibility({visibilityProperty: true}));
+  const dot = row.querySelector(".dot");
+  return [{
+    name: row.querySelector(".name").textContent.trim(),
+    size: [Math.round(b.width), Math.round(b.height)],
+    over: parts.filter((p) => !apart(p.getBoundingClientRect())).map((p) => p.className),
+    dot: !!dot && dot.checkVisibility({visibilityProperty: true}),
+    inside: b.left >= box.left - 1 && b.right <= box.right + 1 && b.top >= box.top - 1 && b.bottom <= box.bottom + 1,
+  }];
+})"""
+
+
+@pytest.mark.parametrize(
+    ("rules", "size", "lang", "players"),
+    [("maexchen", "phone", "en", 3), ("perudo", "small", "ru", 6), ("luegen", "landscape", "de", 6)],
+)
+def test_the_hosts_remove_is_a_thumbs_target_beside_the_row_not_over_it(
+    browser, quick_grace, rules, size, lang, players
+):
+    """The others' phones are gone, their grace over: on the host's phone each of their rows carries a ✕ of at least
+    44 × 44 px, inside the row, over none of it (the offline dot shows beside it); every row still on the screen."""
+    context, page, base, code, tokens = _started(browser, quick_grace, size, rules, players, lang)
+    page.wait_for_function(
+        "(n) => [...document.querySelectorAll('#stage button[data-action=remove]')].filter((b) => b.checkVisibility())"
+        ".length === n",
+        arg=players - 1,
+    )
+    page.wait_for_function(look.AT_REST)
+    tag = f"remove-{rules}-{size}-{lang}"
+    _shot(page, tag)
+    found = page.evaluate(REMOVES)
+    assert len(found) == players - 1, found
+    for row in found:
+        assert min(row["size"]) >= TAP and row["over"] == [] and row["dot"] and row["inside"], (tag, row)
+    for row in range(players):
+        assert look.in_view(page, f"#stage .table-list .player >> nth={row}"), (tag, row)
+    assert look.problems(page) == [], tag
+    context.close()
