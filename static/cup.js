@@ -295,7 +295,14 @@
       meter(Math.min(1, this.count / need));
       cup.say(this.count >= need ? M.T.stop_now : M.T.keep_shaking);
       clearTimeout(this.timer);
-      this.timer = setTimeout(() => this.stop(), SOURCES[source].quiet);
+      this.timer = setTimeout(() => this.quiet(), SOURCES[source].quiet);
+    },
+
+    // A pause: the shake ends. A drag too short so far goes on while the finger is down (a pause to turn is no
+    // end): it ends when the finger lets go, so its "too short" is not overwritten by the drag going on.
+    quiet() {
+      if (this.source === "drag" && drag.id !== null && this.count < SOURCES.drag.pulses) return;
+      this.stop();
     },
 
     stop() {
