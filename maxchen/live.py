@@ -350,6 +350,9 @@ def _area_keys(public: dict) -> dict[str, str]:
     players = [public["players"], public["phase"], public["host"], "shared" in public]
     table = {key: value for key, value in public.items() if key not in ("version", "you", "players")}
     table["names"] = [(p["id"], p["name"]) for p in public["players"]]
+    # Its turn line says when the player it waits for is offline (table.html).
+    turn = public.get("turn")
+    table["offline"] = bool(turn) and any(p["id"] == turn["player"] and not p["connected"] for p in public["players"])
     return {"players": _digest(json.dumps(players)), "table": _digest(json.dumps(table))}
 
 

@@ -615,7 +615,7 @@ class Room:
         answers = game.answers(you) if game is not None and you else None
         standing = game.player_fields(you) if game is not None and you in game.players else {}
         shared = self._shared() if self.shared else None
-        reveal = mine.get("reveal") if shared and not self.holder else None
+        reveal = mine.get("reveal") if shared and not self.holder and self._just_revealed() else None
         # Only the names this part shows: a newcomer's name leaves everyone's controls alone.
         shown = {self.host, (answers or {}).get("player"), ((answers or {}).get("bid") or {}).get("player")}
         shown.add((shared or {}).get("next"))
@@ -644,6 +644,12 @@ class Room:
             "reveal": reveal,
             "names": {s.id: s.name for s in self.seats if s.id in shown},
         }
+
+    def _just_revealed(self) -> bool:
+        """The last reveal is news: it ended the round before this one, and nobody has moved since (a one-phone
+        table's cover shows it once, to the player who called it and the table; the next covers only pass on)."""
+        reveal = self.game.reveal if self.game is not None and self.phase == "playing" else None
+        return reveal is not None and reveal["round"] == self.game.round - 1 and not self.game.moved()
 
     def _game_view(self, player: str | None) -> dict:
         """The game's view for `player`; once per seat after a change (`mark_private`), which asks it for

@@ -39,7 +39,9 @@
   }
   // Cut off inside a box that scrolls sideways (a row wider than its column).
   const clipper = (el) => {
-    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+    for (let e = el, a = el.parentElement; a && a !== document.body; e = a, a = a.parentElement) {
+      // A fixed box (the one-phone cover) has the screen for its box: the boxes around it clip nothing of it.
+      if (getComputedStyle(e).position === "fixed") return null;
       const o = getComputedStyle(a).overflowX;
       if (o === "hidden" || o === "clip" || swiped(a)) return null;
       if (o !== "visible") return a;

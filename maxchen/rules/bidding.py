@@ -126,6 +126,9 @@ class BiddingGame(Game):
         unrolled = [p for p in self.active() if self.cups.get(p) is None]
         return unrolled or [self.turn]
 
+    def moved(self):
+        return any(cup is not None for cup in self.cups.values())  # every round begins with the shakes
+
     def _shake(self, player, seed=None) -> None:
         # A round saved before the seeds has no commits yet: the cup gets one now.
         record = self._cup(player, self.pending.pop(player, None), seed)

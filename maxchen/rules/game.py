@@ -242,10 +242,15 @@ class Game:
         """The game part of the view: all `player` may see, nothing more."""
         raise NotImplementedError
 
+    def moved(self) -> bool:
+        """Whether a move was made in this round (its first shake is one)."""
+        raise NotImplementedError
+
     def voided_view(self) -> dict | None:
-        """Who left mid-round, while the round that started again because of it runs."""
+        """Who left mid-round, while the round that started again because of it waits for its first move."""
         voided = self.voided
-        return dict(voided) if voided and voided["round"] == self.round and not self.over else None
+        fresh = voided and voided["round"] == self.round and not self.over and not self.moved()
+        return dict(voided) if fresh else None
 
     def _count_void(self) -> None:
         """One more round void (someone left it, or the game ended in it): not one played."""

@@ -107,6 +107,9 @@ class MaexchenGame(Game):
     def waiting_for(self):
         return [] if self.over else [self.turn]
 
+    def moved(self):
+        return self.cup is not None or bool(self.history)  # a believed cup leaves the round its announcement
+
     def allowed(self, player):
         if self.over or player != self.turn:
             return []
