@@ -603,7 +603,9 @@ class Room:
         """The part of `player`'s view that only they see, and all their moves answer.
 
         It changes only when what this player may do, or what their moves
-        answer, changes: others connecting, peeking or shaking leave it alone.
+        answer, changes: others connecting, peeking or shaking leave it alone
+        (once my cup is shaken in a round that waits for every cup, it names
+        whose cups it still waits for: a shake made changes that).
         """
         you = self.holder if self.shared else player
         game = self.game
@@ -621,6 +623,9 @@ class Room:
         shown.add((shared or {}).get("next"))
         if reveal:
             shown.update(s.id for s in self.seats)  # the cover shows the last reveal
+        # Every cup shaken at once (liar's dice): mine is, the bidding waits for these.
+        shaking = [p for p in game.waiting_for() if p != you] if mine.get("dice") and turn is None else []
+        shown.update(shaking)
         return {
             "you": you,
             "host": host,
@@ -642,6 +647,7 @@ class Room:
             "safe": standing.get("safe", False),
             "shared": shared,
             "reveal": reveal,
+            "shaking": shaking,
             "names": {s.id: s.name for s in self.seats if s.id in shown},
         }
 

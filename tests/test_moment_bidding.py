@@ -1,0 +1,97 @@
+"""Waiting in a bidding game: a phone that has shaken says whose cups the round still waits for, by name, in the
+sentence its language makes of one or of many, and says it again as each of them shakes."""
+
+import pytest
+
+from maxchen.dice import SeededDice
+from maxchen.rooms import Rooms
+from maxchen.server import create_app
+
+from .test_moment import area, page, rooms_of
+
+NAMES = ["Ben", "Cem <b>", "Dora", "Eve", "Fritz"]
+
+# What Ann's phone says once she has shaken, while the others still shake: each language's words.
+STILL = {
+    "en": {
+        5: "Waiting for <bdi>Ben</bdi>, <bdi>Cem &lt;b&gt;</bdi> and 3 others to shake.",
+        3: "Waiting for <bdi>Dora</bdi>, <bdi>Eve</bdi> and <bdi>Fritz</bdi> to shake.",
+        2: "Waiting for <bdi>Eve</bdi> and <bdi>Fritz</bdi> to shake.",
+        1: "Waiting for <bdi>Fritz</bdi> to shake.",
+    },
+    "de": {
+        5: "Wir warten, bis <bdi>Ben</bdi>, <bdi>Cem &lt;b&gt;</bdi> und 3 weitere geschüttelt haben.",
+        3: "Wir warten, bis <bdi>Dora</bdi>, <bdi>Eve</bdi> und <bdi>Fritz</bdi> geschüttelt haben.",
+        2: "Wir warten, bis <bdi>Eve</bdi> und <bdi>Fritz</bdi> geschüttelt haben.",
+        1: "Wir warten, bis <bdi>Fritz</bdi> geschüttelt hat.",
+    },
+    "ru": {
+        5: "Ждём, пока <bdi>Ben</bdi>, <bdi>Cem &lt;b&gt;</bdi> и ещё 3 встряхнут стаканчики.",
+        3: "Ждём, пока <bdi>Dora</bdi>, <bdi>Eve</bdi> и <bdi>Fritz</bdi> встряхнут стаканчики.",
+        2: "Ждём, пока <bdi>Eve</bdi> и <bdi>Fritz</bdi> встряхнут стаканчики.",
+        1: "Ждём, пока <bdi>Fritz</bdi> встряхнёт стаканчик.",
+    },
+}
+
+
+def host_phone(app, rules, lang):
+    """Ann creates a room of `rules` by the home page's form in a browser speaking `lang`; five others join by
+    the API: (her browser, the code, every seat by name)."""
+    browser = app.test_client()
+    browser.set_cookie("lang", lang)
+    response = browser.post("/rooms", data={"name": "Ann", "rules": rules})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    code = response.headers["Location"].rsplit("/", 1)[1]
+    rooms = rooms_of(app)
+    seats = {"Ann": rooms.load(code).host}
+    for name in NAMES:
+        seats[name] = rooms.join(code, name)["player"]
+    return browser, code, seats
+
+
+def controls(browser, code) -> str:
+    return area(page(browser, code), "controls")
+
+
+@pytest.mark.parametrize(("rules", "lang"), [("luegen", "en"), ("perudo", "de"), ("luegen", "ru"), ("perudo", "en")])
+def test_my_shaken_phone_names_who_still_shakes_until_the_bidding_begins(rules, lang):
+    app = create_app({"TESTING": True, "ROOMS": Rooms(dice=SeededDice(3)), "SECRET_KEY": "test"})
+    rooms = rooms_of(app)
+    ann, code, seats = host_phone(app, rules, lang)
+    rooms.act(code, seats["Ann"], {"action": "start"})
+    # Every cup is to shake at once: mine too, so my phone asks me to, and names nobody yet.
+    assert "data-shake-prompt" in controls(ann, code) and "data-shaking" not in controls(ann, code)
+
+    # I shake: my phone names the five others (two by name, and how many more).
+    rooms.act(code, seats["Ann"], {"action": "shake"})
+    said = STILL[lang]
+    assert said[5] in controls(ann, code)
+
+    # Ben and Cem shake: three are named; Dora: two; Eve: one, in the singular.
+    rooms.act(code, seats["Ben"], {"action": "shake"})
+    rooms.act(code, seats["Cem <b>"], {"action": "shake"})
+    assert said[3] in controls(ann, code)
+    for name, left in (("Dora", 2), ("Eve", 1)):
+        rooms.act(code, seats[name], {"action": "shake"})
+        shown = controls(ann, code)
+        assert said[left] in shown and shown.count("data-shaking") == 1, shown
+        assert "Dora" not in shown  # shaken: no longer named
+
+    # The last cup: the bidding begins, and my phone names nobody still shaking.
+    rooms.act(code, seats["Fritz"], {"action": "shake"})
+    shown = controls(ann, code)
+    assert "data-shaking" not in shown and "Fritz" not in shown
+    assert 'form class="bid"' in shown  # I opened the round: I bid first
+
+
+def test_only_a_phone_that_has_shaken_names_the_others_and_the_board_does_not():
+    """Ben has not shaken: his part names nobody; my part, not the table's (the TV's rows tag who shakes), does."""
+    app = create_app({"TESTING": True, "ROOMS": Rooms(dice=SeededDice(3)), "SECRET_KEY": "test"})
+    rooms = rooms_of(app)
+    ann, code, seats = host_phone(app, "perudo", "en")
+    rooms.act(code, seats["Ann"], {"action": "start"})
+    rooms.act(code, seats["Ann"], {"action": "shake"})
+    assert rooms.load(code).private_for(seats["Ben"])["shaking"] == []
+    assert rooms.load(code).private_for(seats["Ann"])["shaking"] == [seats[name] for name in NAMES]
+    board = page(app.test_client(), code, board=True)
+    assert "Waiting for" not in board and board.count('class="tag to-shake"') == len(NAMES)
