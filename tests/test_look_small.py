@@ -266,7 +266,7 @@ def quick_grace():
 # the row's dot still shows, and whether it lies inside its row.
 REMOVES = """() => [...document.querySelectorAll("#stage .table-list .player")].flatMap((row) => {
   const button = row.querySelector("button[data-action=remove]");
-  if (!button || !button.checkVisibility()) return [];
+  if (!button || !button.checkVisibility({visibilityProperty: true})) return [];
   const b = button.getBoundingClientRect(), box = row.getBoundingClientRect();
   const apart = (a) =>
     a.right <= b.left + 0.5 || b.right <= a.left + 0.5 || a.bottom <= b.top + 0.5 || b.bottom <= a.top + 0.5;
@@ -294,8 +294,8 @@ def test_the_hosts_remove_is_a_thumbs_target_beside_the_row_not_over_it(
     44 × 44 px, inside the row, over none of it (the offline dot shows beside it); every row still on the screen."""
     context, page, base, code, tokens = _started(browser, quick_grace, size, rules, players, lang)
     page.wait_for_function(
-        "(n) => [...document.querySelectorAll('#stage button[data-action=remove]')].filter((b) => b.checkVisibility())"
-        ".length === n",
+        "(n) => [...document.querySelectorAll('#stage button[data-action=remove]')]"
+        ".filter((b) => b.checkVisibility({visibilityProperty: true})).length === n",
         arg=players - 1,
     )
     page.wait_for_function(look.AT_REST)
