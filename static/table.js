@@ -226,17 +226,44 @@
   M.reaction = ({ player, emoji }) => {
     const row = [...document.querySelectorAll("#players .player")].find((li) => li.dataset.player === player);
     if (!row || typeof emoji !== "string") return;
-    const box = row.getBoundingClientRect();
-    const name = (row.querySelector(".name") || row).getBoundingClientRect(); // after the name: the standing stays seen
     const bubble = document.createElement("span");
     bubble.className = "reaction-bubble";
     bubble.setAttribute("aria-hidden", "true");
     bubble.textContent = emoji;
-    bubble.style.top = Math.round(box.top + box.height / 2) + "px";
-    bubble.style.left = Math.round(Math.min(name.right + 42, box.right - 8, innerWidth - 40)) + "px";
     document.body.appendChild(bubble);
+    const [right, middle, scale] = bubbleAt(row, bubble.offsetWidth, bubble.offsetHeight);
+    bubble.style.left = Math.round(right) + "px"; // its right edge and its middle (style.css: translate(-100%, -50%))
+    bubble.style.top = Math.round(middle) + "px";
+    if (scale < 1) bubble.style.fontSize = `${2 * scale}rem`;
     setTimeout(() => bubble.remove(), 2500);
   };
+
+  // Where a reaction shows: after the sender's name, over the free room of the row (never over a standing, a tag,
+  // a dot or a button of it, nor over another row), a little higher where a tag lies under the name; else beside
+  // the row, in no other; else, a narrow row with no room left, over the end of the name itself, no taller than
+  // the row above its tags.
+  function bubbleAt(row, w, h) {
+    const rect = (el) => el.getBoundingClientRect();
+    const rows = [...document.querySelectorAll("#players .player")];
+    const kept = [...row.querySelectorAll(".tag, .pips, .hearts, .mats, .dot, .name, [data-grace] form")]
+      .filter((el) => el.getClientRects().length)
+      .concat(rows.filter((li) => li !== row))
+      .map(rect);
+    const box = rect(row);
+    const name = rect(row.querySelector(".name") || row);
+    const free = (x, y) => x >= 2 && x + w <= innerWidth - 2 && y >= 0 && y + h <= innerHeight &&
+      kept.every((r) => x + w <= r.left || r.right <= x || y + h <= r.top || r.bottom <= y);
+    const ys = [name.top + name.height / 2 - h / 2, name.bottom - h, box.top - h / 2];
+    for (const y of ys) {
+      for (let x = name.right + 4; x + w <= box.right - 2; x += 4) if (free(x, y)) return [x + w, y + h / 2, 1];
+      for (const x of [box.right + 4, box.left - 4 - w]) if (free(x, y)) return [x + w, y + h / 2, 1];
+    }
+    const under = [...row.querySelectorAll(".tag")].map(rect).filter((r) => r.height > 4 && r.top >= name.bottom - 4);
+    const bottom = Math.min(box.bottom, ...under.map((r) => r.top)) - 1;
+    const scale = Math.max(0.6, Math.min(1, (bottom - box.top) / h));
+    const middle = Math.min(name.top + name.height / 2, bottom - (h * scale) / 2);
+    return [Math.max(name.left + w * scale, name.right), middle, scale];
+  }
 
   // Someone sits down while a game runs: everyone hears of it (they play from the next game).
   let seated = null;

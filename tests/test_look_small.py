@@ -309,3 +309,43 @@ def test_the_hosts_remove_is_a_thumbs_target_beside_the_row_not_over_it(
         assert look.in_view(page, f"#stage .table-list .player >> nth={row}"), (tag, row)
     assert look.problems(page) == [], tag
     context.close()
+
+
+# Each row in turn sends 🎉 (the page's own handler of a pushed reaction): where its bubble shows, what of any row it
+# lies over (a standing, a tag, the host's ✕), and whether it is on the screen and by its row.
+BUBBLES = """(emoji) => [...document.querySelectorAll("#players .player")].map((row) => {
+  document.querySelectorAll(".reaction-bubble").forEach((b) => b.remove());
+  window.maxchen.reaction({player: row.dataset.player, emoji});
+  const b = document.querySelector(".reaction-bubble").getBoundingClientRect();
+  const r = row.getBoundingClientRect();
+  const apart = (a) =>
+    a.right <= b.left + 0.5 || b.right <= a.left + 0.5 || a.bottom <= b.top + 0.5 || b.bottom <= a.top + 0.5;
+  const covered = [...document.querySelectorAll("#players :is(.tag, .pips, .hearts, .mats, [data-grace] form)")]
+    .filter((e) => e.checkVisibility({visibilityProperty: true}) && !apart(e.getBoundingClientRect()))
+    .map((e) => `${e.closest(".player").querySelector(".name").textContent.trim()}: ${e.className}`);
+  return {
+    name: row.querySelector(".name").textContent.trim(),
+    covered,
+    shown: b.width > 0 && b.height >= 16 && b.left >= 0 && b.right <= innerWidth && b.top >= 0
+      && b.bottom <= innerHeight,
+    by: b.bottom > r.top && b.top < r.bottom && b.right >= r.left - 8 && b.left <= r.right + 8, // on it or beside
+    box: [b.left, b.top, b.width, b.height].map(Math.round),
+  };
+})"""
+
+
+@pytest.mark.parametrize(
+    ("rules", "size", "lang", "players"),
+    [("maexchen", "phone", "en", 3), ("perudo", "small", "ru", 10), ("luegen", "landscape", "de", 6)],
+)
+def test_a_reaction_shows_by_its_row_over_no_standing_and_no_tag(browser, look_server, rules, size, lang, players):
+    """Every player sends the table an emoji: each bubble shows on the screen by the sender's row (after the name, or
+    beside the row), over no row's standing (points, dice, mats), no tag ("still shaking") and no ✕."""
+    context, page, base, code, tokens = _started(browser, look_server, size, rules, players, lang)
+    page.wait_for_function(look.AT_REST)
+    found = page.evaluate(BUBBLES, "🎉")
+    _shot(page, f"bubble-{rules}-{size}-{lang}")
+    assert len(found) == players, found
+    for bubble in found:
+        assert bubble["covered"] == [] and bubble["shown"] and bubble["by"], f"{rules} {size}: {bubble}"
+    context.close()
