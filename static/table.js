@@ -128,22 +128,50 @@
 
   // Every row of the table and every button of my move in sight: while either would scroll, the page takes the next
   // denser layout (style.css, body[data-fit]), before the browser paints, so nothing jumps in view.
+  // The round's bids (liar's dice) are taken at one line of chips (the fourth step takes that too); then, in the layout
+  // that fits, they take what room is left: as many lines as leave everything else in sight, newest first.
   const FITS = 6;
+  const BID_LINES = 4;
   function fit() {
     const stage = $("stage");
     const body = document.body;
+    if (stage && body.classList.contains("board")) fitBoardBids();
     if (stage && !body.classList.contains("board")) {
       delete body.dataset.fit;
       const over = (el) => !!el && el.scrollHeight > el.clientHeight + 1;
       const wide = () => [...stage.querySelectorAll(".table-list .player")].some((row) => row.scrollWidth > row.clientWidth + 1);
       const cut = () => over(stage) || over($("controls")) || wide(); // a row, its standing, or a button of my move, out of sight
+      const bids = [...document.querySelectorAll("#controls .bid-history, #table .bid-history")];
+      const lines = (n) => bids.forEach((list) => list.style.setProperty("--lines", n));
+      lines(1);
       let steps = ""; // every step taken, "1 2 3": the styles of a step hold in each denser one (data-fit~="2")
       for (let level = 1; level <= FITS && body.dataset.phase === "playing" && cut(); level++) {
         steps = `${steps} ${level}`.trim();
         body.dataset.fit = steps;
       }
+      if (bids.some((list) => list.checkVisibility()) && !cut()) {
+        for (let n = 2; n <= BID_LINES; n++) {
+          lines(n);
+          if (cut()) {
+            lines(n - 1);
+            break;
+          }
+        }
+      }
     }
     M.shorten();
+  }
+
+  // The board's earlier bids: board.css wraps those the round's column has no room for into a column out of sight;
+  // here they leave the page, so nothing on the screen is a chip cut in half.
+  function fitBoardBids() {
+    const list = document.querySelector("#table .bid-history");
+    if (!list) return;
+    const chips = [...list.children];
+    chips.forEach((li) => li.classList.remove("unseen"));
+    const box = list.getBoundingClientRect();
+    const shown = chips.filter((li) => li.getClientRects().length).map((li) => [li, li.getBoundingClientRect()]);
+    for (const [li, r] of shown) li.classList.toggle("unseen", r.left > shown[0][1].left + 1 || r.bottom > box.bottom + 1);
   }
 
   addEventListener("resize", fit);
