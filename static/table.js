@@ -320,11 +320,13 @@
     const now = Date.now();
     const seen = new Set();
     let next = Infinity;
+    let came = false; // a ✕ came after its grace: its row makes room for it, so the rows fit again
     for (const el of document.querySelectorAll("#players [data-grace]")) {
       const id = el.dataset.notFor;
       seen.add(id);
       if (!offlineSince.has(id)) offlineSince.set(id, now);
       const left = offlineSince.get(id) + GRACE - now;
+      came = came || (left <= 0 && el.classList.contains("grace"));
       el.classList.toggle("grace", left > 0);
       graceClock(el.closest(".player"), left);
       if (left > 0) next = Math.min(next, left % 1000 || 1000); // the next whole second

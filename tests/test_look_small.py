@@ -7,11 +7,12 @@ Screenshots: tests/artifacts/small-*.png.
 
 import pytest
 
+from maxchen.client import join_room
 from maxchen.rulesets import RULESETS
 
 from . import look
 from .test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, sync_api
-from .test_look import HAND, LANGUAGES, SIZES, _api, _claim, _shake, _started
+from .test_look import HAND, LANGUAGES, SIZES, _api, _claim, _create_room, _others_shake, _shake, _started
 
 TAP = look.TAP
 
@@ -348,4 +349,152 @@ def test_a_reaction_shows_by_its_row_over_no_standing_and_no_tag(browser, look_s
     assert len(found) == players, found
     for bubble in found:
         assert bubble["covered"] == [] and bubble["shown"] and bubble["by"], f"{rules} {size}: {bubble}"
+    context.close()
+
+
+# Words broken or cut in what `selector` finds (shown): a word whose letters lie on two lines (no hyphen of ours),
+# or that runs out of its own box or out of what clips it. The coaster's label is also held to the round cup: its
+# box inside the circle.
+WORDS_WHOLE = """(selector) => [...document.querySelectorAll(selector)]
+  .filter((el) => el.checkVisibility({visibilityProperty: true, opacityProperty: true}))
+  .flatMap((el) => {
+    const found = [];
+    const box = el.getBoundingClientRect();
+    let clip = {left: 0, right: innerWidth, top: 0, bottom: innerHeight};
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.overflowX === "visible" && s.overflowY === "visible") continue;
+      const b = a.getBoundingClientRect();
+      clip = {left: Math.max(clip.left, b.left), right: Math.min(clip.right, b.right),
+              top: Math.max(clip.top, b.top), bottom: Math.min(clip.bottom, b.bottom)};
+    }
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node; (node = walker.nextNode()); ) {
+      const parent = node.parentElement;
+      if (!parent.checkVisibility({visibilityProperty: true}) || parent.getBoundingClientRect().width <= 1) continue;
+      for (const m of node.textContent.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+        if (new Set(rects.map((r) => Math.round(r.top))).size > 1) found.push(`broken: ${m[0]}`);
+        const out = (r) => r.left < Math.max(box.left, clip.left) - 1 || r.right > Math.min(box.right, clip.right) + 1
+          || r.top < clip.top - 1 || r.bottom > clip.bottom + 1;
+        if (rects.some(out)) found.push(`cut: ${m[0]}`);
+      }
+    }
+    const cup = el.closest(".cup");
+    if (cup) { // the label inside the round cup (its corners within the circle inside the border)
+      const c = cup.getBoundingClientRect(), radius = cup.clientWidth / 2;
+      const [x, y] = [c.left + c.width / 2, c.top + c.height / 2];
+      const corners = [[box.left, box.top], [box.right, box.top], [box.left, box.bottom], [box.right, box.bottom]];
+      if (corners.some(([px, py]) => Math.hypot(px - x, py - y) > radius + 1)) found.push("out of the cup");
+    }
+    return found.map((f) => `${el.className}: ${f}`);
+  })"""
+
+
+def _peeking(base, token):
+    """A scripted player's phone connects and holds its coaster aside: every page shows them peeking."""
+    from maxchen.client import Player
+
+    player = Player(base, token).connect()
+    assert player.sio.call("signal", {"activity": "peeking"}, timeout=10) == {"ok": True}
+    return player
+
+
+@pytest.mark.parametrize(
+    ("rules", "size", "lang", "players"),
+    [
+        ("perudo", "landscape", "ru", 6),
+        ("luegen", "landscape", "de", 6),
+        ("perudo", "small", "ru", 10),
+        ("luegen", "small", "en", 10),
+    ],
+)
+def test_the_rows_tags_keep_their_words_whole(browser, look_server, rules, size, lang, players):
+    """A player peeks while I have yet to shake: every tag of the rows ("peeking", "still shaking", "offline")
+    shows its words whole, none broken over two lines or cut."""
+    context, page, base, code, tokens = _started(browser, look_server, size, rules, players, lang)
+    peeker = _peeking(base, tokens[0])
+    page.wait_for_selector("#players .player[data-activity=peeking] .tag.live")
+    page.wait_for_function(look.AT_REST)
+    _shot(page, f"tags-{rules}-{size}-{lang}")
+    assert page.evaluate(WORDS_WHOLE, "#players .tag:not(.you-tag)") == [], (rules, size, lang)
+    peeker.disconnect()
+    context.close()
+
+
+@pytest.mark.parametrize(
+    ("rules", "lang", "players"),
+    [("maexchen", "ru", 3), ("perudo", "ru", 3), ("luegen", "de", 3), ("poschen", "en", 3), ("maexchen", "de", 10)],
+)
+def test_the_coasters_word_is_whole_on_the_smallest_cup(browser, look_server, rules, lang, players):
+    """360 × 640, my move after I peeked (the cup small, the smallest with ten at the table; the coaster says only its
+    word, and its arrow where there is room): the word whole inside the cup, at least 12 px."""
+    context, page, base, code, tokens = _started(browser, look_server, "small", rules, players, lang)
+    _shake(page)
+    page.focus("#coaster")
+    page.keyboard.down("Space")
+    page.wait_for_selector("#hand:not([hidden])")
+    page.keyboard.up("Space")
+    page.wait_for_selector("form[data-claim]")
+    page.wait_for_selector("body.peeked")
+    page.wait_for_function(look.AT_REST)
+    _shot(page, f"coaster-{rules}-{lang}-{players}")
+    assert page.evaluate(WORDS_WHOLE, "#coaster .coaster-label") == [], (rules, lang)
+    size = page.eval_on_selector("#coaster .coaster-label", "(e) => parseFloat(getComputedStyle(e).fontSize)")
+    assert size >= 12, size
+    context.close()
+
+
+# From the frame the reveal comes up, each frame's opacity of the dimmed backdrop and of the card on it, until both
+# stand (window.fades; window.faded once done).
+FADES = """() => {
+  window.fades = [];
+  const overlay = document.getElementById("reveal-overlay");
+  const watch = new MutationObserver(() => {
+    if (overlay.hidden) return;
+    watch.disconnect();
+    const frame = () => {
+      const card = overlay.querySelector(".reveal");
+      const [o, c] = [+getComputedStyle(overlay).opacity, card ? +getComputedStyle(card).opacity : 0];
+      fades.push([o, c]);
+      if (fades.length < 120 && !(o === 1 && c === 1)) requestAnimationFrame(frame);
+      else window.faded = true;
+    };
+    frame();
+  });
+  watch.observe(overlay, {attributes: true});
+}"""
+
+
+@pytest.mark.parametrize(("rules", "lang"), [("maexchen", "ru"), ("luegen", "de"), ("perudo", "en")])
+def test_on_its_side_a_reveal_card_comes_only_over_a_dimmed_table(browser, look_server, rules, lang):
+    """A phone on its side, motion on, just after a check: while the table dims, no half-seen card lies over its rows
+    and cup; the card comes once the backdrop is dark, and it fits the screen."""
+    width, height = SIZES["landscape"]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=True, is_mobile=True, locale=LANGUAGES[lang]
+    )
+    page = context.new_page()
+    base = look_server.url
+    code = _create_room(page, base, rules)
+    tokens = [join_room(base, code, name)["token"] for name in ("Bernd", "Clara")]
+    page.wait_for_function("() => document.querySelectorAll('.lobby-list .player').length === 3")
+    page.click("button[data-action=start]")
+    page.wait_for_selector("#cup.my-turn")
+    _others_shake(base, code, tokens)
+    _shake(page)
+    page.wait_for_selector("form[data-claim]")
+    _claim(page)
+    page.wait_for_selector("form[data-claim]", state="detached")
+    page.evaluate(FADES)
+    _api(base, code, tokens[0], action=RULESETS[rules].CHALLENGE)
+    page.wait_for_function("() => window.faded === true")
+    fades = page.evaluate("fades")
+    assert [f for f in fades if f[1] > 0.02 and f[0] < 0.98] == [], fades
+    page.wait_for_function(look.AT_REST)
+    _shot(page, f"fade-{rules}-{lang}")
+    assert _on_screen(page, "#reveal-overlay .reveal"), (rules, lang)
     context.close()
