@@ -334,6 +334,7 @@
     for (const id of [...offlineSince.keys()]) if (!seen.has(id)) offlineSince.delete(id);
     clearTimeout(graceTimer);
     if (next < Infinity) graceTimer = setTimeout(graceRemoval, next + 50);
+    if (came) fit();
   }
 
   function graceClock(row, left) {
