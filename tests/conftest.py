@@ -374,3 +374,22 @@ def steady_limits(monkeypatch):
     stopped = types.SimpleNamespace(time=lambda: now // 60 * 60 + 30, monotonic=time.monotonic, sleep=time.sleep)
     for module in (limits.storage.memory, limits.strategies):
         monkeypatch.setattr(module, "time", stopped)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium, one per test module (tests/test_browser.py says why it may be missing)."""
+    from .test_browser import CHROMIUM, CHROMIUM_ARGS, sync_api
+
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def look_server():
+    """A server of the module's own, for the look tests' rooms."""
+    started = Server().wait_ready()
+    yield started
+    started.stop()

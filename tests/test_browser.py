@@ -44,14 +44,6 @@ if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
 sync_api = pytest.importorskip("playwright.sync_api")
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
 class Phone:
     """One player's phone: a page plus every Socket.IO frame it received."""
 

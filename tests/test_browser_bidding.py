@@ -13,16 +13,8 @@ import requests
 from maxchen.client import join_room
 
 from . import look
-from .test_browser import ARTIFACTS, BOARD_SIZES, CHROMIUM_ARGS, OVERFLOWS, sync_api
-from .test_look import LANGUAGES, SIZES, TEN, _api, _check, _claim, _shake, _view
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+from .test_browser import ARTIFACTS, BOARD_SIZES, OVERFLOWS
+from .test_look import TEN, _api, _check, _claim, _shake, _view, phone_context
 
 
 @pytest.fixture(scope="module")
@@ -92,14 +84,7 @@ def test_a_shaken_phone_names_who_shakes_then_lists_the_bids_newest_first(
     base = server.url
     host = requests.post(f"{base}/api/rooms", json={"name": "Anke", "rules": rules}, timeout=10).json()
     code = host["code"]
-    width, height = SIZES[size]
-    context = browser.new_context(
-        viewport={"width": width, "height": height},
-        has_touch=True,
-        is_mobile=True,
-        reduced_motion="reduce",
-        locale=LANGUAGES[lang],
-    )
+    context = phone_context(browser, size, lang)
     page = context.new_page()
     page.goto(f"{base}/r/{code}")
     page.fill("main input[name=name]", "Zoe")

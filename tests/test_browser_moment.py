@@ -6,7 +6,7 @@ import pytest
 from maxchen.client import create_room, join_room
 
 from . import look
-from .test_browser import CHROMIUM, CHROMIUM_ARGS, Phone, _api_act, announce, peek, shake_by_keys, sync_api
+from .test_browser import Phone, _api_act, announce, peek, shake_by_keys
 
 # One language per size: the phone upright, the smallest, the phone on its side.
 PHONES = [((390, 844), "en-US"), ((360, 640), "de-DE"), ((844, 390), "ru-RU")]
@@ -15,15 +15,6 @@ LATE = {
     "de-DE": "Ein Platz ist dein: Im nächsten Spiel bist du dabei.",
     "ru-RU": "Место за тобой: ты играешь в следующей партии.",
 }
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """Chromium, as the browser tests start it (importing them skips this file without it)."""
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def phone_at(browser, server, size, locale) -> Phone:

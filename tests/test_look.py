@@ -19,21 +19,16 @@ LANGUAGES = {"en": "en-US", "de": "de-DE", "ru": "ru-RU"}
 OTHERS = ["Bernd", "Clara", "Dieter"]
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture(scope="module")
-def look_server():
-    from .conftest import Server
-
-    started = Server().wait_ready()
-    yield started
-    started.stop()
+def phone_context(browser, size, lang):
+    """A phone of `size` (SIZES) in `lang` (LANGUAGES): touch, a mobile viewport, less motion."""
+    width, height = SIZES[size]
+    return browser.new_context(
+        viewport={"width": width, "height": height},
+        has_touch=True,
+        is_mobile=True,
+        reduced_motion="reduce",
+        locale=LANGUAGES[lang],
+    )
 
 
 def _check(page, name):
@@ -202,14 +197,7 @@ def _started(browser, look_server, size, rules, players, lang="en", names=None, 
     """Anke's phone at `size` (motion reduced, in `lang`) hosts `players` (the others scripted, `names` or
     TEN), calls `lobby(code)` when all are in, starts, and the others shake where the round waits for their
     cups: (context, page, base, code, the others' tokens)."""
-    width, height = SIZES[size]
-    context = browser.new_context(
-        viewport={"width": width, "height": height},
-        has_touch=True,
-        is_mobile=True,
-        reduced_motion="reduce",
-        locale=LANGUAGES[lang],
-    )
+    context = phone_context(browser, size, lang)
     page = context.new_page()
     base = look_server.url
     code = _create_room(page, base, rules)

@@ -11,27 +11,21 @@ from maxchen.client import join_room
 from maxchen.rulesets import RULESETS
 
 from . import look
-from .test_browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, sync_api
-from .test_look import HAND, LANGUAGES, SIZES, _api, _claim, _create_room, _others_shake, _shake, _started
+from .test_browser import ARTIFACTS
+from .test_look import (  # noqa: F401 - look_server is a fixture
+    HAND,
+    LANGUAGES,
+    SIZES,
+    _api,
+    _claim,
+    _create_room,
+    _others_shake,
+    _shake,
+    _started,
+    phone_context,
+)
 
 TAP = look.TAP
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture(scope="module")
-def look_server():
-    from .conftest import Server
-
-    started = Server().wait_ready()
-    yield started
-    started.stop()
 
 
 def _shot(page, name):
@@ -158,14 +152,7 @@ def test_a_reveals_dice_are_each_readable_and_my_own_cup_always(browser, look_se
 
 
 def _phone(browser, size, lang):
-    width, height = SIZES[size]
-    context = browser.new_context(
-        viewport={"width": width, "height": height},
-        has_touch=True,
-        is_mobile=True,
-        reduced_motion="reduce",
-        locale=LANGUAGES[lang],
-    )
+    context = phone_context(browser, size, lang)
     return context, context.new_page()
 
 
