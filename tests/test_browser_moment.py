@@ -44,9 +44,10 @@ def test_a_one_phone_poschen_game_shows_each_check_on_one_cover_only(browser, se
     believed = -1  # the round in which a claim was believed (one a round: the phone is passed within it too)
     covers = {"fresh": 0, "plain": 0}
     shot_plain = False
+    whole = (size, locale) == PHONES[0]  # one size plays to the end; the others until two checks' covers
     for _ in range(120):
         page.wait_for_selector(".cover, .result")
-        if page.locator(".result").count():
+        if page.locator(".result").count() or (not whole and covers["fresh"] >= 2 and covers["plain"] >= 4):
             break
         round_ = int(phone.meta()["round"])
         shown = page.locator(".cover .reveal")
