@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -152,15 +153,29 @@ def test_connections_reset_before_they_are_taken_leave_the_https_listener_servin
 def test_a_computer_on_no_network_says_so_at_start(tmp_path):
     """A laptop not on any Wi-Fi: the banner says that phones get an address once it joins one."""
     port = free_port()
-    start = f"timeout 8 {sys.executable} app.py --port {port} --instance {tmp_path}"
-    done = subprocess.run(
+    start = f"exec {sys.executable} app.py --port {port} --instance {tmp_path}"
+    server = subprocess.Popen(
         ["unshare", "-n", "sh", "-c", f"ip link set lo up && {start}"],
         cwd=ROOT,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
         text=True,
-        timeout=60,
     )
-    said = done.stdout + done.stderr
+    # Read the banner as it comes (a busy machine starts slowly), until it has said where phones go.
+    lines: list[str] = []
+    killer = threading.Timer(60, server.kill)
+    killer.start()
+    try:
+        for line in server.stdout:
+            lines.append(line)
+            said = "".join(lines)
+            if "Its files" in said and ("No network found" in said or "Phones on this network" in said):
+                break
+    finally:
+        killer.cancel()
+        server.terminate()
+        server.wait(timeout=30)
+    said = "".join(lines)
     assert "No network found: join the phones' Wi-Fi" in said and "Phones on this network" not in said, said
     assert f"http://127.0.0.1:{port}/" in said
 

@@ -15,7 +15,7 @@ import pytest
 
 from maxchen.client import Player, join_room, simple_move
 from tests.conftest import Proxy, Server
-from tests.test_browser import Phone, browser, join_phones, play_tables  # noqa: F401 - browser: a fixture
+from tests.test_browser import join_phones, play_tables
 
 SECRET = {"MAXCHEN_SECRET_KEY": "the-same-key-in-every-process"}  # a page's cookie reads in any process
 META = re.compile(r'<div id="table" class="area" data-version="(\d+)".*?data-meta (data-phase="[^"]*"[^>]*)>', re.S)
@@ -129,7 +129,7 @@ def processes(redis_url):
         server.stop()
 
 
-def test_two_processes_play_one_game_and_every_screen_agrees(browser, processes):  # noqa: F811
+def test_two_processes_play_one_game_and_every_screen_agrees(browser, processes):
     one, two, proxy = processes
     phones, code = join_phones(browser, proxy, ["Ann", "Ben"], ["en-US", "de-DE"])  # both on process one
     cem = Bot(two.url, join_room(two.url, code, "Cem")["token"])  # a script on process two
@@ -148,7 +148,7 @@ def test_two_processes_play_one_game_and_every_screen_agrees(browser, processes)
             phone.context.close()
 
 
-def test_a_process_killed_mid_game_its_players_go_on_on_the_other(browser, processes):  # noqa: F811
+def test_a_process_killed_mid_game_its_players_go_on_on_the_other(browser, processes):
     """kill -9 of a process: its phones reconnect through the balancer and finish; a player who does not
     come back stops showing as connected (once the dead process's heartbeat lapses, EXPIRY: when, on a busy
     machine, is no test's business; tests/test_presence.py has the sweep); nothing of the game is lost."""
