@@ -1304,3 +1304,34 @@ def test_a_simulations_seed_is_refused_with_its_range(client):
         assert answer.status_code == 400, bad
         assert "Seed must be a whole number from 0 to 999999999." in answer.get_data(as_text=True), bad
     assert client.get("/learn?games=10&seat=honest&seat=honest&seed=999999999").status_code == 200
+
+
+def test_a_tap_before_the_scripts_ran_is_a_plain_post_that_acts_and_returns_to_the_page(app):
+    """A phone that taps while htmx still loads sends the form itself: the move counts, the page comes back."""
+    browser = app.test_client()
+    browser.post("/table", data={"names": "Anna\nBoris"})
+    code = next(iter(_seats(browser)))
+    html = browser.get(f"/r/{code}").get_data(as_text=True)
+    uncover = re.search(r'<form method="post" action="(/r/\w+/act)" hx-post="\1"[^>]*>(.*?)</form>', html, re.S)
+    assert uncover and 'value="uncover"' in uncover[2]
+    form = dict(re.findall(r'name="(\w+)" value="([^"]*)"', uncover[2]))
+    response = browser.post(uncover[1], data=form)
+    assert response.status_code == 303 and response.headers["Location"] == f"/r/{code}"
+    assert "Shake the cup." in browser.get(f"/r/{code}").get_data(as_text=True)
+    # A refused plain POST shows its reason on a page, and changes nothing.
+    refused = browser.post(uncover[1], data=form)
+    assert refused.status_code >= 400 and "<html" in refused.get_data(as_text=True)
+    # Leaving by a plain POST goes to the name form, as the htmx answer does.
+    left = browser.post(uncover[1], data={"action": "leave", "version": version(browser, code)})
+    assert left.status_code == 303 and left.headers["Location"] == f"/r/{code}?gone=left"
+
+
+def test_a_teachers_tap_before_the_scripts_ran_returns_to_the_desk(app):
+    teacher = app.test_client()
+    response = teacher.post("/classes", data={"name": "Frau Weber"})
+    code = response.headers["Location"].rstrip("/").rsplit("/", 1)[1]
+    desk = teacher.get(response.headers["Location"]).get_data(as_text=True)
+    assert f'method="post" action="/c/{code}/act"' in desk
+    answer = teacher.post(f"/c/{code}/act", data={"action": "close", "closed": "1"})
+    assert answer.status_code == 303 and answer.headers["Location"] == response.headers["Location"]
+    assert 'name="closed" value="0"' in teacher.get(answer.headers["Location"]).get_data(as_text=True)

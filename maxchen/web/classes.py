@@ -136,6 +136,8 @@ def act(code):
         classrooms().act(code, token, forms.class_action())
     except IllegalMove as error:
         return refusal(error)
+    if not request.headers.get("HX-Request"):  # a form sent before the desk's scripts ran
+        return redirect(url_for("classes.desk", code=code), 303)
     return render_template("partials/roster.html", **_desk(code))
 
 

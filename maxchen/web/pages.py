@@ -214,7 +214,10 @@ def parts(code):
 @bp.post("/r/<code>/act")
 @limited()
 def act(code):
-    """An action from a form (htmx); answers the changed areas, or the error as a toast."""
+    """An action from a form (htmx); answers the changed areas, or the error as a toast.
+
+    A form sent before htmx ran (a tap while the page loads) is a plain POST: it goes back to the page.
+    """
     code, player = seated(code)
     try:
         still_seated = act_as(code, player, forms.room_action(), view=False)
@@ -222,6 +225,8 @@ def act(code):
         return refusal(error)
     if still_seated is None:  # left the room
         return gone(code, "left")
+    if not request.headers.get("HX-Request"):
+        return redirect(url_for("pages.room", code=code), 303)
     if _listening(code, player):
         return "", 204  # the page's socket brings what changed, as to everyone else
     return "".join(parts_for(rooms().load(code), player).values())

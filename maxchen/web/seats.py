@@ -4,7 +4,7 @@ Kept as [code, token] pairs, newest last: the cookie's JSON sorts a dict's
 keys and would lose which are the newest.
 """
 
-from flask import abort, current_app, make_response, session, url_for
+from flask import abort, current_app, make_response, redirect, request, session, url_for
 
 from ..errors import IllegalMove
 from ..rooms import normalize_code
@@ -110,9 +110,12 @@ def room_or_404(code: str) -> str:
 
 
 def gone(code: str, why: str):
-    """Send an htmx page back to the room's name form, saying why (`?gone=`)."""
+    """Send a page back to the room's name form, saying why (`?gone=`)."""
+    url = url_for("pages.room", code=code, gone=why)
+    if not request.headers.get("HX-Request"):  # a form sent before the page's scripts ran
+        return redirect(url, 303)
     response = make_response("", 204)
-    response.headers["HX-Redirect"] = url_for("pages.room", code=code, gone=why)
+    response.headers["HX-Redirect"] = url
     return response
 
 
