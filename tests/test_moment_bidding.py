@@ -95,3 +95,33 @@ def test_only_a_phone_that_has_shaken_names_the_others_and_the_board_does_not():
     assert rooms.load(code).private_for(seats["Ann"])["shaking"] == [seats[name] for name in NAMES]
     board = page(app.test_client(), code, board=True)
     assert "Waiting for" not in board and board.count('class="tag to-shake"') == len(NAMES)
+
+
+# The bidder's turn line, in each language: while a raise is left, and at the top bid.
+RAISE_OR_CALL = {
+    "en": ("Your turn: bid or doubt.", "Your turn: no higher bid is left."),
+    "de": ("Du bist dran: bieten oder anzweifeln.", "Du bist dran: höher bieten geht nicht mehr."),
+    "ru": ("Твой ход: ставка или сомнение.", "Твой ход: выше ставки уже нет."),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "ru"])
+def test_at_the_top_bid_the_turn_line_asks_for_a_call_not_a_bid(lang):
+    """All the dice on the table as pacos: nothing can follow, so the turn line does not say 'bid or doubt'."""
+    app = create_app({"TESTING": True, "ROOMS": Rooms(dice=SeededDice(3)), "SECRET_KEY": "test"})
+    rooms = rooms_of(app)
+    ann, code, seats = host_phone(app, "perudo", lang)
+    rooms.act(code, seats["Ann"], {"action": "start"})
+    for seat in seats.values():
+        rooms.act(code, seat, {"action": "shake"})
+    everything = rooms.load(code).game.dice_in_play()
+    ordinary, top = RAISE_OR_CALL[lang]
+    rooms.act(code, seats["Ann"], {"action": "bid", "count": everything, "face": 6})
+    line = area(page(ann, code), "table")
+    assert ordinary in line and top not in line  # pacos are left above all sixes
+    rooms.act(code, rooms.load(code).game.turn, {"action": "bid", "count": everything, "face": 1})
+    room = rooms.load(code)
+    assert room.game.allowed(room.game.turn) == ["dudo", "calza"]
+    assert room.game.view_for(room.game.turn)["can_raise"] is False
+    line = area(page(ann, code), "table")
+    assert top in line and ordinary not in line

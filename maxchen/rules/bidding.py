@@ -266,6 +266,7 @@ class BiddingGame(Game):
             "bid": dict(self.bid) if self.bid else None,
             "bids": [dict(b) for b in self.bids or [self.bid]] if self.bid else [],
             "dice_in_play": self.dice_in_play(),
+            "can_raise": bool(self.bid) and not self.over and self.can_raise(),  # at the top bid only a call is left
             "tally": self.tally_view(),
             "voided": self.voided_view(),
         }
