@@ -3,7 +3,7 @@ sentence its language makes of one or of many, and says it again as each of them
 
 import pytest
 
-from maxchen.dice import SeededDice
+from maxchen.dice import FixedDice, SeededDice
 from maxchen.rooms import Rooms
 from maxchen.server import create_app
 
@@ -125,3 +125,38 @@ def test_at_the_top_bid_the_turn_line_asks_for_a_call_not_a_bid(lang):
     assert room.game.view_for(room.game.turn)["can_raise"] is False
     line = area(page(ann, code), "table")
     assert top in line and ordinary not in line
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Level on beer mats: the play-off's doubt decided."),
+        ("de", "Gleich viele Bierdeckel: der Zweifel im Ausspielen hat entschieden."),
+        ("ru", "Поровну подставок: решило сомнение в решающем споре."),
+    ],
+)
+def test_a_lugen_game_decided_by_the_play_off_says_so_beside_its_level_mats(lang, said):
+    """Six players, six mats: one lie each hands them all out, all level; the next doubt decides the game."""
+    app = create_app({"TESTING": True, "ROOMS": Rooms(dice=FixedDice([[2, 3, 4]] * 60)), "SECRET_KEY": "test"})
+    rooms = rooms_of(app)
+    ann, code, seats = host_phone(app, "luegen", lang)
+    rooms.act(code, seats["Ann"], {"action": "configure", "options": {"mats": 6}})
+    rooms.act(code, seats["Ann"], {"action": "start"})
+
+    def lie_doubted(liar):
+        """Every cup 4-3-2: 'one five' is a lie; the liar bids it in turn and the next doubts it."""
+        for seat in seats.values():
+            rooms.act(code, seat, {"action": "shake"})
+        while (game := rooms.load(code).game).turn != liar:
+            rooms.act(code, game.turn, {"action": "bid", **game.choices()[0]})
+        rooms.act(code, liar, {"action": "bid", "count": 1, "face": 5})
+        rooms.act(code, rooms.load(code).game.turn, {"action": "doubt"})
+
+    for name in seats:
+        lie_doubted(seats[name])
+        html = area(page(ann, code), "table")
+        assert said not in html  # handing out: nothing is decided
+    assert rooms.load(code).game.stage == "play_off"
+    lie_doubted(seats["Fritz"])  # he lost the last mat's doubt: he opens the play-off
+    html = area(page(ann, code), "table")
+    assert 'class="result"' in html and said in html and "Fritz" in html[html.index('class="result"') :]
