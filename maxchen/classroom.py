@@ -20,7 +20,7 @@ from .names import clean_name, looks_like
 from .rooms import CLAIM_SECONDS
 from .rulesets import DEFAULT, RULESETS
 from .store import BrokenRow
-from .table import CODE_ALPHABET, COUNTDOWN, LOADINGS, ROOM_TTL, hash_token, new_code, of_type, ruleset_name
+from .table import CODE_ALPHABET, COUNTDOWN, LOADINGS, ROOM_TTL, hash_token, configured, new_code, of_type, ruleset_name
 
 # What every saved class holds (`create`): one that lacks any of it is refused as `class_broken`.
 CLASS_FIELDS = frozenset(
@@ -248,12 +248,7 @@ class Classrooms:
 
     def _configure(self, data, payload):
         """The game of every table (those playing take it from their next game) and the table size."""
-        options = payload.get("options", {})
-        if not isinstance(options, dict):
-            raise IllegalMove("options_object")
-        options = dict(options)
-        rules = ruleset_name(options.pop("rules", data["rules"]))
-        data["options"] = RULESETS[rules].merged_options(data["options"] if rules == data["rules"] else None, options)
+        rules, data["options"] = configured(payload, data["rules"], data["options"])
         data["rules"] = rules
         if "size" in payload:
             data["size"] = _size(payload["size"])

@@ -36,6 +36,7 @@ REASONS = {
     "option_range": "bad_value",
     "player_count": "not_allowed",
     "options_object": "bad_request",
+    "option_outside": "bad_request",
     "no_such_option": "bad_value",
     "game_over": "not_allowed",
     "not_playing": "not_allowed",

@@ -21,6 +21,7 @@ TEXTS = {
     "option_range": _l("%(option)s must be a whole number from %(low)s to %(high)s."),
     "player_count": _l("%(game)s needs %(low)s to %(high)s players."),
     "options_object": _l("Options must be an object."),
+    "option_outside": _l('Put %(key)s inside "options": {"action": "configure", "options": {"%(key)s": …}}.'),
     "no_such_option": _l("The rule set %(game)s has no option %(option)s."),
     "game_over": _l("The game is over."),
     "not_playing": _l("You are not playing in this game."),

@@ -54,6 +54,22 @@ def ruleset_name(rules) -> str:
     return rules
 
 
+def configured(payload: dict, rules_now: str, options_now: dict) -> tuple[str, dict]:
+    """A configure action's rule set and options over the current ones; IllegalMove for any that is not so.
+
+    An option's name outside `options` is refused: a script that sent {"out_at": 3} would see nothing change.
+    """
+    options = payload.get("options", {})
+    if not isinstance(options, dict):
+        raise IllegalMove("options_object")
+    misplaced = [key for key in payload if any(key in game.OPTIONS for game in RULESETS.values())]
+    if misplaced:
+        raise IllegalMove("option_outside", key=str(misplaced[0])[:40])
+    options = dict(options)
+    rules = ruleset_name(options.pop("rules", payload.get("rules", rules_now)))
+    return rules, RULESETS[rules].merged_options(options_now if rules == rules_now else None, options)
+
+
 def hash_token(token: str) -> str:
     """Tokens are kept only as hashes, so a leaked store leaks no seat."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -456,15 +472,10 @@ class Room:
     def _configure(self, player, payload, connected, dice):
         self._require_host(player)
         self._require_no_game()
-        options = payload.get("options", {})
-        if not isinstance(options, dict):
-            raise IllegalMove("options_object")
-        options = dict(options)
-        rules = ruleset_name(options.pop("rules", payload.get("rules", self.rules)))
-        ruleset = RULESETS[rules]
-        if self.shared and not ruleset.SHARED_PHONE:
-            raise IllegalMove("needs_phones", game=ruleset.TITLE)
-        self.options = ruleset.merged_options(self.options if rules == self.rules else None, options)
+        rules, options = configured(payload, self.rules, self.options)
+        if self.shared and not RULESETS[rules].SHARED_PHONE:
+            raise IllegalMove("needs_phones", game=RULESETS[rules].TITLE)
+        self.options = options
         if rules != self.rules and self.game is not None:
             # The finished game belongs to the old rule set: a clean lobby for the new one.
             self.game = None

@@ -147,3 +147,19 @@ def test_a_one_phone_table_refuses_joins_over_the_api(client, rooms, sio):
     # Without a seat, no token: a socket with the room's code alone gets nothing.
     intruder = sio(auth={"room": code})
     assert not intruder.is_connected()
+
+
+def test_an_option_sent_beside_options_not_in_them_is_refused_and_changes_nothing(api, table):
+    """{"out_at": 3} at the top: a script would see 200 and the same game. It gets told where the option goes."""
+    code, ann, _, _ = table
+    before = api.view(code, ann["token"]).json
+    for body in ({"out_at": 3}, {"mats": 4, "rules": "luegen"}, {"hint": "on", "options": {}}):
+        response = api.act(code, ann["token"], "configure", **body)
+        assert (response.status_code, response.json["error"]["code"]) == (400, "bad_request")
+        assert '"options"' in response.json["error"]["message"]
+        assert next(iter(k for k in body if k not in ("rules", "options"))) in response.json["error"]["message"]
+    after = api.view(code, ann["token"]).json
+    assert (after["version"], after["rules"], after["options"]) == (before["version"], before["rules"], before["options"])
+    # Inside "options" it takes.
+    assert api.act(code, ann["token"], "configure", options={"out_at": 3}).status_code == 200
+    assert api.view(code, ann["token"]).json["options"]["out_at"] == 3

@@ -19,6 +19,7 @@ PARAMS = {
     "rules": "skat",
     "seconds": 30,
     "strategy": "psychic",
+    "key": "out_at",
 }
 
 
