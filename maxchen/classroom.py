@@ -20,7 +20,7 @@ from .names import clean_name, looks_like
 from .rooms import CLAIM_SECONDS
 from .rulesets import DEFAULT, RULESETS
 from .store import BrokenRow
-from .table import CODE_ALPHABET, COUNTDOWN, LOADINGS, ROOM_TTL, hash_token, configured, new_code, of_type, ruleset_name
+from .table import CODE_ALPHABET, COUNTDOWN, LOADINGS, ROOM_TTL, configured, hash_token, new_code, of_type, ruleset_name
 
 # What every saved class holds (`create`): one that lacks any of it is refused as `class_broken`.
 CLASS_FIELDS = frozenset(

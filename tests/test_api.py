@@ -159,7 +159,7 @@ def test_an_option_sent_beside_options_not_in_them_is_refused_and_changes_nothin
         assert '"options"' in response.json["error"]["message"]
         assert next(iter(k for k in body if k not in ("rules", "options"))) in response.json["error"]["message"]
     after = api.view(code, ann["token"]).json
-    assert (after["version"], after["rules"], after["options"]) == (before["version"], before["rules"], before["options"])
+    assert [after[k] for k in ("version", "rules", "options")] == [before[k] for k in ("version", "rules", "options")]
     # Inside "options" it takes.
     assert api.act(code, ann["token"], "configure", options={"out_at": 3}).status_code == 200
     assert api.view(code, ann["token"]).json["options"]["out_at"] == 3
