@@ -469,13 +469,23 @@
   };
   coaster.addEventListener("pointerup", release);
   coaster.addEventListener("pointercancel", release);
-  coaster.addEventListener("keydown", (e) => {
-    if (![" ", "Enter", "ArrowRight"].includes(e.key)) return;
+  const peekByKey = (e) => {
     e.preventDefault();
     coaster.style.transform = `translateX(${maxSlide()}px)`;
     cup.setPeek(true);
+  };
+  coaster.addEventListener("keydown", (e) => {
+    if ([" ", "Enter", "ArrowRight"].includes(e.key)) peekByKey(e);
   });
   coaster.addEventListener("keyup", release);
+  // The cup itself focused: Space or Enter held peeks as on the coaster.
+  cup.el.addEventListener("keydown", (e) => {
+    if (e.target === cup.el && [" ", "Enter"].includes(e.key) && !coaster.hidden) peekByKey(e);
+  });
+  cup.el.addEventListener("keyup", (e) => {
+    if (e.target === cup.el && [" ", "Enter"].includes(e.key)) release();
+  });
+  cup.el.addEventListener("blur", release);
   coaster.addEventListener("blur", release);
   window.addEventListener("blur", release);
 })();
