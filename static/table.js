@@ -130,7 +130,7 @@
   // denser layout (style.css, body[data-fit]), before the browser paints, so nothing jumps in view.
   // The round's bids (liar's dice) are taken at one line of chips (the fourth step takes that too); then, in the layout
   // that fits, they take what room is left: as many lines as leave everything else in sight, newest first.
-  const FITS = 6;
+  const FITS = 7;
   const BID_LINES = 4;
   function fit() {
     const stage = $("stage");

@@ -70,7 +70,11 @@
   for (const el of document.querySelectorAll("button, a[href], select, input:not([type=hidden]):not([type=radio]):not([type=checkbox]), label.value, summary")) {
     if (!shown(el) || el.closest(".toast")) continue;
     const r = el.getBoundingClientRect();
-    if (Math.min(r.width, r.height) < tap - 0.5) problems.push(`${name(el)} is ${Math.round(r.width)}×${Math.round(r.height)} px, below a thumb's ${tap}`);
+    // A whole row as the target (the host's ✕ in the densest rows): two thumbs wide, as tall as such a row (28 px).
+    const row = el.closest(".table-list .player")?.getBoundingClientRect();
+    if (row && r.width >= row.width - 1 && r.height >= row.height - 1) {
+      if (r.width < 2 * tap || r.height < 27.5) problems.push(`${name(el)}, its whole row, is ${Math.round(r.width)}×${Math.round(r.height)} px`);
+    } else if (Math.min(r.width, r.height) < tap - 0.5) problems.push(`${name(el)} is ${Math.round(r.width)}×${Math.round(r.height)} px, below a thumb's ${tap}`);
   }
   for (const el of document.querySelectorAll("form input:not([type=hidden]):not([type=radio]):not([type=checkbox]), form select, form textarea")) {
     // A field that shares its row on purpose (a roster's "move to") is marked so; it still needs a tap's size.

@@ -267,19 +267,26 @@ REMOVES = """() => [...document.querySelectorAll("#stage .table-list .player")].
     over: parts.filter((p) => !apart(p.getBoundingClientRect())).map((p) => p.className),
     dot: !!dot && dot.checkVisibility({visibilityProperty: true}),
     inside: b.left >= box.left - 1 && b.right <= box.right + 1 && b.top >= box.top - 1 && b.bottom <= box.bottom + 1,
+    covers: b.left <= box.left + 3 && b.right >= box.right - 3 && b.top <= box.top + 3 && b.bottom >= box.bottom - 3,
   }];
 })"""
 
 
 @pytest.mark.parametrize(
     ("rules", "size", "lang", "players"),
-    [("maexchen", "phone", "en", 3), ("perudo", "small", "ru", 6), ("luegen", "landscape", "de", 6)],
+    [
+        ("maexchen", "phone", "en", 3),
+        ("perudo", "small", "ru", 6),
+        ("luegen", "landscape", "de", 6),
+        ("perudo", "small", "ru", 10),
+    ],
 )
 def test_the_hosts_remove_is_a_thumbs_target_beside_the_row_not_over_it(
     browser, quick_grace, rules, size, lang, players
 ):
     """The others' phones are gone, their grace over: on the host's phone each of their rows carries a ✕ of at least
-    44 × 44 px, inside the row, over none of it (the offline dot shows beside it); every row still on the screen."""
+    44 × 44 px, inside the row, over none of it (the offline dot shows beside it); where nine such rows leave no
+    room for a ✕ beside each, the whole row is its target; every row still on the screen."""
     context, page, base, code, tokens = _started(browser, quick_grace, size, rules, players, lang)
     page.wait_for_function(
         "(n) => [...document.querySelectorAll('#stage button[data-action=remove]')]"
@@ -291,8 +298,13 @@ def test_the_hosts_remove_is_a_thumbs_target_beside_the_row_not_over_it(
     _shot(page, tag)
     found = page.evaluate(REMOVES)
     assert len(found) == players - 1, found
+    whole_row = "7" in page.evaluate("document.body.dataset.fit || ''").split()
+    assert whole_row == (players == 10), tag
     for row in found:
-        assert min(row["size"]) >= TAP and row["over"] == [] and row["dot"] and row["inside"], (tag, row)
+        if whole_row:
+            assert row["covers"] and row["dot"] and row["size"][0] >= 88 and row["size"][1] >= 28, (tag, row)
+        else:
+            assert min(row["size"]) >= TAP and row["over"] == [] and row["dot"] and row["inside"], (tag, row)
     for row in range(players):
         assert look.in_view(page, f"#stage .table-list .player >> nth={row}"), (tag, row)
     assert look.problems(page) == [], tag
