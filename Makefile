@@ -25,7 +25,7 @@ run: $(VENV)/.runtime
 test: $(VENV)/.dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest -n 4 --dist worksteal $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 8 --dist worksteal $(PYTEST_ARGS)
 
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .

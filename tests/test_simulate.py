@@ -34,11 +34,11 @@ MIXES = {  # per rule set's least players: the strategies, and a table of bluffe
 }
 SHORTER = {"maexchen": {"out_at": 3}, "poschen": {"lives": 3}, "luegen": {"mats": 4}, "perudo": {"dice": 3}}
 GAME_BY_GAME = [
-    (name, mix, 400 if name in ("maexchen", "poschen") else 60, {})  # a liar's-dice game on the real engine: ~10 ms
+    (name, mix, 200 if name in ("maexchen", "poschen") else 30, {})  # a liar's-dice game on the real engine: ~10 ms
     for name, rule_set in sorted(BATCHES.items())
     for mix in MIXES[rule_set.game.MIN_PLAYERS]
 ] + [  # and a shorter game of each (docs/rules.md, "A shorter game"), its first mix
-    (name, MIXES[rule_set.game.MIN_PLAYERS][0], 200 if name in ("maexchen", "poschen") else 40, SHORTER[name])
+    (name, MIXES[rule_set.game.MIN_PLAYERS][0], 100 if name in ("maexchen", "poschen") else 20, SHORTER[name])
     for name, rule_set in sorted(BATCHES.items())
 ]
 
