@@ -173,9 +173,13 @@ class Server:
                 raise RuntimeError("server exited:\n" + self.output())
             try:
                 requests.get(self.url + "/", timeout=2)
-                return self
+                # Its own banner, printed once it holds the port: another worker's server may have taken the
+                # same free port first (this one then exits with "cannot listen"), and answered in its place.
+                if " is up. " in self.output():
+                    return self
             except (requests.ConnectionError, requests.Timeout):  # not listening yet, or busy starting
-                time.sleep(0.1)
+                pass
+            time.sleep(0.1)
         raise TimeoutError("server did not come up")
 
     def kill(self):

@@ -26,6 +26,16 @@ CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "ignore_https_errors": True}
 XSS_NAME = "<svg onload=alert()>"
+# Where a reaction's bubble lands, as laid out when it comes (it floats up and leaves after 2.5 s, which a busy machine
+# can spend reading the first of three phones): its text and its box before its animation moves it.
+BUBBLE_SEEN = """() => { window.bubbleSeen = null; new MutationObserver((changes, observer) => {
+  const b = document.querySelector(".reaction-bubble");
+  if (!b) return;
+  const [right, middle] = [parseFloat(b.style.left), parseFloat(b.style.top)];  // translate(-100%, -50%)
+  window.bubbleSeen = {text: b.textContent, x: right - b.offsetWidth, y: middle - b.offsetHeight / 2,
+                       width: b.offsetWidth, height: b.offsetHeight};
+  observer.disconnect();
+}).observe(document.body, {childList: true}); }"""
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -320,13 +330,14 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
         assert phone.page.locator("svg[onload]").count() == 0
     ann.shot("lobby")
     # Ben sends the table an emoji: every phone shows it a moment beside his row.
+    for phone in phones:
+        phone.page.evaluate(BUBBLE_SEEN)
     ben.page.click("#menu > summary")
     ben.page.click("#reactions button[data-emoji='🎉']")
     for phone in phones:
-        phone.page.wait_for_selector(".reaction-bubble")
-        bubble = phone.page.locator(".reaction-bubble").bounding_box()
+        bubble = phone.page.wait_for_function("() => window.bubbleSeen").json_value()
         row = phone.page.locator(".player:has-text('Ben')").bounding_box()
-        assert phone.page.inner_text(".reaction-bubble") == "🎉"
+        assert bubble["text"] == "🎉"
         assert row["y"] <= bubble["y"] + bubble["height"] / 2 <= row["y"] + row["height"], (bubble, row)
         name = phone.page.locator(".player:has-text('Ben') .name").bounding_box()
         assert bubble["x"] >= name["x"] + name["width"] - 1, (bubble, name)  # after his name, not over it
