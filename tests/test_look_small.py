@@ -127,6 +127,7 @@ REVEALS = [
     ("luegen", "landscape", "de", 10),
     ("perudo", "phone", "en", 6),
     ("perudo", "landscape", "en", 4),
+    ("luegen", "landscape", "ru", 4),
     ("perudo", "small", "de", 4),
 ]
 
@@ -148,7 +149,22 @@ def test_a_reveals_dice_are_each_readable_and_my_own_cup_always(browser, look_se
     found = page.evaluate(REVEAL_DICE, "#reveal-overlay .reveal")
     _assert_dice_readable(found, tag, all_of_them=players <= (6 if size == "phone" else 4))
     assert look.in_view(page, "#reveal-overlay .verdict"), tag
+    if size == "landscape" and players <= 4:  # cups side by side: each one's dice right after its name, not elsewhere
+        for cup in page.evaluate(CUPS_BESIDE_NAMES):
+            assert 0 <= cup["gap"] <= 24 and cup["level"], (tag, cup)
     context.close()
+
+
+# Each opened cup's name (its letters, not its box) and its first die: the room between them, and whether they lie
+# on one line.
+CUPS_BESIDE_NAMES = """() => [...document.querySelectorAll("#reveal-overlay .cups li")].map((li) => {
+  const letters = document.createRange();
+  letters.selectNodeContents(li.querySelector(".name"));
+  const name = letters.getBoundingClientRect();
+  const die = li.querySelector(".die").getBoundingClientRect();
+  const level = die.top < name.bottom && die.bottom > name.top;
+  return {name: li.textContent.trim(), gap: Math.round(die.left - name.right), level};
+})"""
 
 
 def _phone(browser, size, lang):
