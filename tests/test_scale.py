@@ -15,7 +15,7 @@ import pytest
 
 from maxchen.client import Player, join_room, simple_move
 from tests.conftest import Proxy, Server
-from tests.test_browser import join_phones, play_tables
+from tests.test_browser import join_phones, play_tables, settings
 
 SECRET = {"MAXCHEN_SECRET_KEY": "the-same-key-in-every-process"}  # a page's cookie reads in any process
 META = re.compile(r'<div id="table" class="area" data-version="(\d+)".*?data-meta (data-phase="[^"]*"[^>]*)>', re.S)
@@ -177,6 +177,10 @@ def test_a_process_killed_mid_game_its_players_go_on_on_the_other(browser, proce
     try:
         for phone in phones:
             phone.page.wait_for_function("() => document.querySelectorAll('.lobby-list .dot.on').length === 4")
+        # A short game (out at 3 points): four players to 5 points take about 80 moves, longer than a busy
+        # machine's time for a test.
+        settings(phones[0].page).select_option("form.options select[name='option.out_at']", "3")
+        cem.player.wait_for(lambda view: view["options"].get("out_at") == 3, 15)
         phones[0].page.click("#controls button[data-action=start]")
         play_tables([phones], between=meanwhile)
         cem.player.wait_for(lambda view: view["phase"] == "over", 15)
