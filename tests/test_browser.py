@@ -36,6 +36,22 @@ BUBBLE_SEEN = """() => { window.bubbleSeen = null; new MutationObserver((changes
                        width: b.offsetWidth, height: b.offsetHeight};
   observer.disconnect();
 }).observe(document.body, {childList: true}); }"""
+# What the reveal card or the winner's moment (`.moment .result h2`) showed on a phone, once its animations
+# ended: it goes by itself after 6 or 7 s, which a busy machine may spend on the phones before.
+OVERLAY_SEEN = (
+    """(selector) => { window.overlaySeen = null; const overlay = document.getElementById("reveal-overlay");
+  new MutationObserver(async (changes, observer) => {
+    const el = overlay.querySelector(selector);
+    if (overlay.hidden || !el) return;
+    observer.disconnect();
+    await Promise.all(document.getAnimations().filter((a) => a.effect.getComputedTiming().endTime !== Infinity)
+      .map((a) => a.finished.catch(() => null)));
+    window.overlaySeen = {text: el.innerText, inView: ("""
+    + look.IN_VIEW
+    + """)([el]), html: overlay.innerHTML,
+                          standings: overlay.querySelectorAll(".moment .standings li").length};
+  }).observe(overlay, {childList: true, subtree: true, attributes: true}); }"""
+)
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -382,9 +398,13 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
     announce(ben, choices[0])
 
     # Cem checks: everyone sees Ben's dice, who lost and the points.
+    for phone in phones:
+        phone.page.evaluate(OVERLAY_SEEN, ".reveal")
     cem.page.click("#controls button[data-action=check]")
     for phone in phones:
-        phone.page.wait_for_selector("#reveal-overlay:not([hidden]) .reveal")
+        seen = phone.page.wait_for_function("() => window.overlaySeen").json_value()
+        assert len(re.findall(r"face-\d", seen["html"])) == 2 and seen["inView"], seen
+    cem.page.wait_for_selector("#reveal-overlay:not([hidden]) .reveal")
     settled(cem)  # the picture after the animation
     cem.shot("reveal")
     ben_dice = [int(x) for x in re.findall(r"face-(\d)", cem.page.inner_html("#stage .reveal-dice"))]
@@ -399,6 +419,8 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
     accepted = False
     rounds = 0
     shakes = [shake_by_motion, shake_by_drag, shake_by_keys]
+    for phone in phones:
+        phone.page.evaluate(OVERLAY_SEEN, ".moment .result h2")
     while True:
         phone, state = wait_turn(phones)
         if state == "over":
@@ -440,12 +462,12 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
     # Then, the last reveal seen, the winner's moment on every phone: the result large and in sight, the
     # standings below it. Then it goes by itself.
     for phone in phones:
-        phone.page.wait_for_selector("#reveal-overlay:not([hidden]) .moment .result h2")
-        assert look.in_view(phone.page, "#reveal-overlay .moment .result h2")
-        moment = phone.page.inner_text("#reveal-overlay .moment .result h2")
-        assert moment == phone.page.inner_text("#table .result h2") and "!" in moment
-        assert phone.page.locator("#reveal-overlay .moment .standings li").count() == 3
-    ann.shot("winner")
+        moment = phone.page.wait_for_function("() => window.overlaySeen").json_value()
+        assert moment["inView"], moment
+        assert moment["text"] == phone.page.inner_text("#table .result h2") and "!" in moment["text"]
+        assert moment["standings"] == 3
+    if ann.page.locator("#reveal-overlay:not([hidden]) .moment").count():
+        ann.shot("winner")
     ann.page.wait_for_selector("#reveal-overlay", state="hidden", timeout=15000)  # it closes itself after 7 s
     ann.shot("game-over")
     assert ann.page.locator("button[data-action=start]").count() == 1  # the host's "new game"
@@ -642,10 +664,13 @@ def test_four_phones_play_luegen_to_its_loser(browser, server):
         playing = set(
             host.page.eval_on_selector_all("#players .player:not(.out)", "ps => ps.map(p => p.dataset.player)")
         )
+        # Every phone shows the round's sealed cups before anyone shakes (a page that first sees a cup
+        # already shaken cannot vouch for it, and says so).
+        for phone in phones:
+            phone.page.wait_for_selector(f"#table .seal[data-round='{rounds + 1}']", state="attached")
         since = marks(phones)
         in_game = []
         for i, phone in enumerate(phones):
-            phone.page.wait_for_selector(round_shown, state="attached")
             if cup_view(phone)["you"] in playing:
                 phone.page.wait_for_selector("#cup.my-turn")
                 [shake_by_drag, shake_by_motion][i % 2](phone)
@@ -678,12 +703,15 @@ def test_four_phones_play_luegen_to_its_loser(browser, server):
         doubters = eventually(lambda in_game=in_game: [p for p in in_game if "doubt" in cup_view(p)["allowed"]])
         doubter = next((p for p in doubters if cup_view(p)["you"] != next_up), doubters[0])
         doubter.page.click("#controls button[data-action=doubt]")
+        doubter.page.wait_for_selector("#reveal-overlay:not([hidden]) .cups")
+        # (On the table below the card, which goes by itself after 6 s: a busy machine may spend that.)
         for phone in phones:
-            phone.page.wait_for_selector("#reveal-overlay:not([hidden]) .cups")
-            assert phone.page.locator("#reveal-overlay .cups li").count() == len(in_game)
+            reveal = f"#table #reveal[data-round='{rounds + 1}']"
+            phone.page.wait_for_selector(f"{reveal} .cups", state="attached")
+            assert phone.page.locator(f"{reveal} .cups li").count() == len(in_game)
             # Every cup opened as it was sealed at its shake: the page checked them all.
-            phone.page.wait_for_selector("#reveal-overlay .fair-mark[data-state=ok]")
-            assert phone.page.locator("#reveal-overlay .unsealed").count() == 0
+            phone.page.wait_for_selector(f"{reveal} .fair-mark[data-state=ok]", state="attached")
+            assert phone.page.locator(f"{reveal} .unsealed").count() == 0
         if rounds == 0:
             settled(host)
             host.shot("luegen-reveal")

@@ -228,8 +228,12 @@ def test_the_bus_tells_every_other_process_and_not_itself(redis_client):
 
     one, two = RedisBus(redis_client, "maxchen:", time.sleep), RedisBus(redis_client, "maxchen:", time.sleep)
     heard = {"one": [], "two": []}
-    for name, bus in (("one", one), ("two", two)):
-        threading.Thread(target=bus.listen, args=(heard[name].append,), daemon=True).start()
+    threads = [
+        threading.Thread(target=bus.listen, args=(heard[name].append,), daemon=True)
+        for name, bus in (("one", one), ("two", two))
+    ]
+    for thread in threads:
+        thread.start()
     deadline = time.monotonic() + 5
     while redis_client.pubsub_numsub("maxchen:bus")[0][1] < 2 and time.monotonic() < deadline:
         time.sleep(0.01)  # both listening
@@ -240,10 +244,14 @@ def test_the_bus_tells_every_other_process_and_not_itself(redis_client):
         assert heard == {"one": [], "two": [{"class": "ABCDEF"}]}
     finally:
         one.close(), two.close()
+        for thread in threads:  # gone before the fixture closes the client (else they log its closed socket)
+            thread.join(timeout=5)
 
 
 def test_redis_away_is_one_line_in_the_log_when_it_goes_and_one_when_it_is_back(caplog):
     """The processes' bus tries again every second while Redis is away: not a line (or a traceback) each time."""
+    import threading
+
     from maxchen.bus import RedisBus
 
     class PubSub:
@@ -268,6 +276,7 @@ def test_redis_away_is_one_line_in_the_log_when_it_goes_and_one_when_it_is_back(
 
     bus = RedisBus(Client(), "maxchen:", sleep=lambda seconds: None)
     bus.listen(lambda message: None)
-    lines = [r.getMessage() for r in caplog.records if r.name == "maxchen.bus"]
+    own = threading.get_ident()  # another test's listener may still be winding down in this process
+    lines = [r.getMessage() for r in caplog.records if r.name == "maxchen.bus" and r.thread == own]
     assert len(lines) == 2 and "stopped" in lines[0] and "listens again" in lines[1], lines
     assert not any(r.exc_info for r in caplog.records)
