@@ -50,6 +50,7 @@ class Result:
     seconds: float = 0.0
     seed: int | None = None
     asked: int | None = None  # the games asked for, where fewer were played in the time a run may take
+    length: int | None = None  # the game's length option it was played at (/learn says it)
 
     def win_rates(self) -> list[dict]:
         """Per strategy: its seats, the games one of them won, the rate per seat and its 95 % interval.
@@ -170,6 +171,7 @@ def simulate(
         seconds=time.perf_counter() - started,
         seed=seed,
         asked=games if done < games else None,
+        length=options[rule_set.game.LENGTH],
         **played,
     )
 

@@ -748,6 +748,17 @@ def test_learn_says_when_a_win_rate_is_fixed_by_symmetry(client):
         ("games=²&seat=honest&seat=honest", "Games must be a whole number"),
         ("games=10&seat=honest", "Mäxchen needs 2 to 6 players."),
         ("games=10&seat=psychic&seat=honest", "There is no bot strategy psychic."),
+        ("games=10&seat=honest&seat=honest&length=4", "Game length must be one of 3, 5, 7."),
+        ("games=10&seat=honest&seat=honest&length=x", "Game length must be one of 3, 5, 7."),
+        (
+            "rules=poschen&games=10&seat=honest&seat=honest&length=11",
+            "Game length must be a whole number from 3 to 10.",
+        ),
+        (
+            "rules=luegen&games=10&seat=honest&seat=honest&length=99999",
+            "Game length must be a whole number from 2 to 30.",
+        ),
+        ("rules=perudo&games=10&seat=honest&seat=honest&length=-3", "Game length must be one of 3, 4, 5."),
     ],
 )
 def test_learn_refuses_a_bad_form_and_keeps_it(client, query, says):
@@ -1200,6 +1211,33 @@ def test_the_simulator_form_plays_any_rule_set_within_its_own_cap_and_says_so(cl
     assert "of the 10000 games asked for were played" in text
     assert client.get("/learn?rules=skat&games=10&seat=honest&seat=bluffer").status_code == 400
     assert client.get("/learn?games=100001&seat=honest&seat=bluffer").status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("rules", "length", "says"),
+    [
+        ("maexchen", 3, "Out at 3 points"),
+        ("poschen", 10, "10 lives each"),
+        ("luegen", 2, "A stack of 2 beer mats"),
+        ("perudo", 3, "3 dice each"),
+    ],
+)
+def test_the_simulator_plays_games_of_the_length_asked(client, rules, length, says):
+    """A shorter game is the same game, shorter: /learn plays it at the length asked and says which."""
+    from maxchen import simulate
+    from maxchen.rulesets import REGISTRY
+
+    asked = f"/learn?rules={rules}&games=300&seat=honest&seat=bluffer&seat=statistician&seed=7"
+    usual, short = (client.get(asked + extra).get_data(as_text=True) for extra in ("", f"&length={length}"))
+    rounds = [float(re.search(r"Rounds per game: (\d+\.\d)", page)[1]) for page in (usual, short)]
+    expected = simulate.simulate(
+        ["honest", "bluffer", "statistician"], 300, 7, rules, {REGISTRY[rules].game.LENGTH: length}
+    )
+    assert rounds[1] == round(sum(expected.rounds) / 300, 1)
+    assert (rounds[1] < rounds[0]) == (length < REGISTRY[rules].game.OPTIONS[REGISTRY[rules].game.LENGTH].default)
+    assert says in short and f'name="length" type="number" min="2" max="30" value="{length}"' in short
+    csv_link = re.search(r'href="(/learn\?[^"]*format=csv[^"]*)"', short)[1]
+    assert f"length={length}" in csv_link  # the CSV: the same games
 
 
 def test_the_simulators_csv_holds_the_games_the_page_shows_even_where_a_run_stops_at_its_time(client, monkeypatch):

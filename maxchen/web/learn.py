@@ -1,5 +1,6 @@
 """/learn: the ladder's odds, and a simulator of bots against theory."""
 
+import contextlib
 import functools
 import io
 import secrets
@@ -14,7 +15,7 @@ from .. import messages, stats
 from ..budgets import PAGES, SIMULATIONS, limited
 from ..dice import LoadedDice, SeededDice
 from ..errors import IllegalMove
-from ..live import SHARES, STRATEGY_LABELS, value_label
+from ..live import LENGTHS, SHARES, STRATEGY_LABELS, value_label
 from ..rules import two_dice
 from ..rules.bots import at_least
 from ..rulesets import DEFAULT, N_, REGISTRY, RULESETS, TITLES
@@ -63,6 +64,7 @@ def learn():
         "games": request.args.get("games", "10000" if REGISTRY[shown].batch else "200"),
         "seats": (seats or ["statistician", "honest", "bluffer"]),
         "rules": shown,
+        "length": request.args.get("length", "").strip(),
     }
     form["seats"] = (form["seats"] + [""] * SEATS_ON_FORM)[:SEATS_ON_FORM]
     unseen, odds_error = _unseen(request.args.get("unseen") or str(UNSEEN_DEFAULT))
@@ -89,11 +91,13 @@ def learn():
         "strategy_labels": _strategy_labels(),
         "rulesets": list(RULESETS),
         "titles": TITLES,
+        "lengths": LENGTHS,
+        "length_values": {name: _length_values(REGISTRY[name].game) for name in RULESETS},
     }
     if "games" not in request.args:
         return render_template("learn.html", **context), 400 if odds_error or roll["error"] or claims_error else 200
     try:
-        result = _simulated(rules, seats, request.args["games"], request.args.get("seed", ""))
+        result = _simulated(rules, seats, request.args["games"], request.args.get("seed", ""), form["length"])
     except IllegalMove as error:
         page = render_template("learn.html", error=messages.text(error), **context)
         response = make_response(page, error.status)
@@ -106,7 +110,10 @@ def learn():
         return current_app.response_class(out.getvalue(), mimetype="text/csv")
     test = stats.test(result.rolls, REGISTRY[rules].dice)
     # The same games again as CSV: the same seed (and only the form's own fields).
-    csv_url = url_for("learn.learn", rules=rules, games=result.games, seat=seats, seed=result.seed, format="csv")
+    length = {"length": form["length"]} if form["length"] else {}
+    csv_url = url_for(
+        "learn.learn", rules=rules, games=result.games, seat=seats, seed=result.seed, format="csv", **length
+    )
     context["switch"] = _switch(show, result.seed)
     return render_template(
         "learn.html",
@@ -129,7 +136,7 @@ LEARN_SHOWS = {  # /learn on a projector shows one of its parts, big, or everyth
 }
 
 
-FORM_FIELDS = ("unseen", "after", "dice", "six", "rules", "games", "seat", "seed")  # what /learn's forms ask
+FORM_FIELDS = ("unseen", "after", "dice", "six", "rules", "games", "seat", "seed", "length")  # what /learn's forms ask
 
 
 def _switch(show: str, seed: int | None = None) -> list[tuple[str, str, str]]:
@@ -216,11 +223,33 @@ def _liars_odds(unseen: int) -> list[dict]:
     ]
 
 
-def _simulated(rules: str, seats: list[str], games: str, seed: str):
+def _length_values(game) -> str:
+    """The lengths a rule set allows, as the form's help says them: "3, 5, 7" or "2–30"."""
+    option = game.OPTIONS[game.LENGTH]
+    return ", ".join(map(str, option.choices)) if option.choices else f"{option.low}–{option.high}"
+
+
+def _length(game, text: str) -> dict:
+    """The game's length the form asks for (points to go out, lives, mats, dice each) as its option; none for
+    the rules' own; IllegalMove where the rule set does not allow it."""
+    if not text:
+        return {}
+    option = game.OPTIONS[game.LENGTH]
+    words = gettext("Game length")
+    if WHOLE.fullmatch(text) and len(text) < 4:
+        with contextlib.suppress(IllegalMove):
+            return {game.LENGTH: option.check(game.LENGTH, int(text))}
+    if option.choices:
+        raise IllegalMove("option_choice", option=words, choices=", ".join(map(str, option.choices)))
+    raise IllegalMove("option_range", option=words, low=option.low, high=option.high)
+
+
+def _simulated(rules: str, seats: list[str], games: str, seed: str, length: str = ""):
     """The simulation the form asks for, run off the server's loop; IllegalMove for a bad form or a busy server."""
     from .. import simulate
 
     game = RULESETS[ruleset_name(rules)]
+    options = _length(game, length)
     if not WHOLE.fullmatch(games) or not 1 <= int(games) <= simulate.MAX_GAMES:
         raise IllegalMove("option_range", option=gettext("Games"), low=1, high=simulate.MAX_GAMES)
     asked = int(games)
@@ -236,10 +265,11 @@ def _simulated(rules: str, seats: list[str], games: str, seed: str):
     if seed and not (WHOLE.fullmatch(seed) and 0 <= int(seed) <= SEEDS):
         raise IllegalMove("option_range", option=gettext("Seed"), low=0, high=SEEDS)
     seed = int(seed) if seed else secrets.randbelow(SEEDS + 1)
-    kept = _RUNS.get((rules, tuple(seats), games, seed))
+    key = (rules, tuple(seats), tuple(options.items()))
+    kept = _RUNS.get((*key, games, seed))
     if kept is not None:
         return kept
-    run = functools.partial(simulate.simulate, seats, games, seed, rules_name=rules)
+    run = functools.partial(simulate.simulate, seats, games, seed, rules_name=rules, options=options)
     if not _SIMULATING.acquire(blocking=False):
         raise IllegalMove("simulator_busy", seconds=5)
     try:
@@ -255,7 +285,7 @@ def _simulated(rules: str, seats: list[str], games: str, seed: str):
         else:
             result = run()
         result.asked = asked if result.games < asked else None
-        _RUNS[(rules, tuple(seats), result.games, result.seed)] = result
+        _RUNS[(*key, result.games, result.seed)] = result
         while len(_RUNS) > RUNS_KEPT:
             _RUNS.popitem(last=False)
         return result
