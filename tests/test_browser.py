@@ -1873,6 +1873,9 @@ def test_the_room_board_fills_a_projector_one_view_at_a_time(browser, boards, ru
     board.shot(f"room-board-{rules}-all-{size[0]}x{size[1]}")
     sizes = page.evaluate(BOARD_SIZES)  # everything at once, smaller, on one screen too
     assert sizes["scroll"] <= 0 and page.evaluate(OVERFLOWS) == [], (sizes, page.evaluate(OVERFLOWS))
+    # The room's code in its own column, its letters clear of the table beside it.
+    letters, column = page.evaluate(CODE_IN_COLUMN)
+    assert column["left"] - 1 <= letters["left"] and letters["right"] <= column["right"] + 1, (letters, column)
     for show, what in (("table", "#players .player"), ("stats", "#stats h3")):  # Perudo: no game over yet, no chart
         page.click(f".board-switch a[href$='show={show}']")
         page.wait_for_selector(f"body[data-show={show}] {what}")
@@ -2006,6 +2009,12 @@ def test_learn_fills_a_projector_one_part_at_a_time(browser, server, lang, size)
 
 # Every element of the page's main whose content runs past its own box sideways (a cut word, a table too wide).
 # Words for screen readers only (a box of one pixel) are no words on the screen, nor is a closed <details>'s content.
+CODE_IN_COLUMN = """() => {
+  const code = document.querySelector(".share .big-code"), range = document.createRange();
+  range.selectNodeContents(code);
+  const box = (r) => ({left: r.left, right: r.right});
+  return [box(range.getBoundingClientRect()), box(code.closest(".share").getBoundingClientRect())];
+}"""
 OVERFLOWS = """() => [...document.querySelectorAll("main *")]
   .filter((e) => { const r = e.getBoundingClientRect(); return r.width > 2 && r.height > 2 && !e.closest("svg"); })
   .filter((e) => e.checkVisibility())  // not in a closed <details>
