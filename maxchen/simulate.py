@@ -31,7 +31,8 @@ from .rulesets import DEFAULT, REGISTRY
 MAX_GAMES = 100_000  # with a batch engine
 MAX_ENGINE_GAMES = 1_000  # one by one on the real engine (about 10 ms a game of liar's dice)
 ENGINE_SECONDS = 10.0  # and for at most this long: six statisticians at Perudo take ten times as long a game
-CHUNK = 20_000  # games of three seats a batch engine plays at once: a run stops at its time between two chunks
+CHUNK = 20_000  # games of three seats a batch engine plays at once at most: a run stops at its time between two chunks
+FIRST_CHUNK = 500  # the first chunk of a run: its pace sizes the next ones to the time left
 Z95 = stats.Z95  # the normal quantile of a 95 % interval
 
 
@@ -182,18 +183,25 @@ def batches(
     """Games by a batch engine (`play_tapes(strategies, tapes, options)`), seats rotated each game: what `Result`
     holds.
 
-    They are played `CHUNK` at a time until `deadline` (perf_counter): a run that stops there holds the
-    first games of the same run played to its end.
+    They are played in chunks (`FIRST_CHUNK`, then what the time left holds, `CHUNK` at most) until `deadline`
+    (perf_counter): a run that stops there holds the first games of the same run played to its end.
     """
     seed = np.random.SeedSequence().entropy if seed is None else seed
     n = len(strategies)
-    chunk = max(1, CHUNK * 3 // n)  # more seats, longer games: smaller chunks keep a run near its time
+    most = max(1, CHUNK * 3 // n)  # more seats, more memory a game
+    # The first chunk measures the pace of these games (seats, strategies, length); each next one is what the
+    # time left holds at that pace: a long game (Lügen's thirty mats at six seats) keeps its time as a short one.
+    chunk = min(most, FIRST_CHUNK)
     result = {"wins": [0] * n, "rounds": [], "points": [], "rolls": {}, "checks": 0, "lies_caught": 0}
-    for first in range(0, games, chunk):
-        if first and time.perf_counter() > deadline:
+    first = 0
+    while first < games:
+        if first and time.perf_counter() >= deadline:
             break
+        began = time.perf_counter()
         tapes = Tapes(seed, min(chunk, games - first), first)
         played = play_tapes(strategies, tapes, options)
+        pace = (time.perf_counter() - began) / tapes.games
+        chunk = max(1, min(most, int((deadline - time.perf_counter()) / max(pace, 1e-9))))
         home = (played["winner"] + first + np.arange(tapes.games)) % n  # seat j of game g: strategies[(j + g) % n]
         result["wins"] = [w + int(more) for w, more in zip(result["wins"], np.bincount(home, minlength=n), strict=True)]
         result["rounds"] += played["rounds"].tolist()
@@ -201,6 +209,7 @@ def batches(
         result["rolls"] = {key: result["rolls"].get(key, 0) + count for key, count in played["rolls"].items()}
         result["checks"] += int(played["checks"].sum())
         result["lies_caught"] += int(played["caught"].sum())
+        first += tapes.games
     return result
 
 

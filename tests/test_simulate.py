@@ -232,6 +232,9 @@ def test_a_batch_run_in_chunks_plays_the_games_of_one_run_and_stops_at_its_time(
     monkeypatch.setattr(simulate, "ENGINE_SECONDS", 0.0)  # no time at all: the first chunk only
     short = simulate.simulate(mix, 200, seed=12, rules_name=rules_name)
     assert short.games == 70 and short.asked == 200 and short.rounds == whole.rounds[:70]
+    monkeypatch.setattr(simulate, "CHUNK", 20_000)
+    monkeypatch.setattr(simulate, "FIRST_CHUNK", 30)  # the first chunk alone: the one that measures the pace
+    assert simulate.simulate(mix, 200, seed=12, rules_name=rules_name).rounds == whole.rounds[:30]
 
 
 def test_seeds_are_whole_numbers_from_0_and_every_bit_counts():
@@ -261,3 +264,23 @@ def test_the_command_simulates_any_rule_set():
     rows = list(csv.DictReader(io.StringIO(answer.stdout)))
     assert [int(row["key"]) for row in rows if row["section"] == "roll"] == [1, 2, 3, 4, 5, 6]  # faces: Lügen's dice
     assert sum(int(row["count"]) for row in rows if row["section"] == "wins") == 12
+
+
+def test_a_batch_run_sizes_its_chunks_to_the_time_left_at_the_pace_of_its_games(monkeypatch):
+    """Thirty mats at six seats play ten times as long a game: a run still ends at its time, not a chunk later."""
+    import types
+
+    from maxchen.rulesets import REGISTRY
+
+    clock = {"now": 0.0}
+    monkeypatch.setattr(simulate, "time", types.SimpleNamespace(perf_counter=lambda: clock["now"]))
+    chunks = []
+
+    def slow(strategies, tapes, options):  # 10 ms a game on the fake clock
+        chunks.append(tapes.games)
+        clock["now"] += 0.01 * tapes.games
+        return REGISTRY["luegen"].batch(strategies, tapes, options)
+
+    played = simulate.batches(slow, ["honest"] * 6, 100_000, 5, deadline=12.0, options={"mats": 2})
+    assert chunks == [500, 700] and len(played["rounds"]) == 1200  # 5 s, then the 7 s left: ended at 12 s
+    assert clock["now"] == pytest.approx(12.0)
