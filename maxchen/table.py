@@ -339,9 +339,10 @@ class Room:
         places = list(range(1, len(ranking) + 1))
         key = self.game.standing_key
         for i in range(1, len(ranking)):
-            if {ranking[i], ranking[i - 1]} <= still_in and key(ranking[i]) == key(ranking[i - 1]):
+            equal = {ranking[i], ranking[i - 1]} <= still_in and key(ranking[i]) == key(ranking[i - 1])
+            if equal or self.game.tied(ranking[i], ranking[i - 1]):
                 places[i] = places[i - 1]
-        self.places = places if self.ended else None
+        self.places = places if self.ended or places != list(range(1, len(ranking) + 1)) else None
         names = {s.id: s.name for s in self.seats}
         result = {"game": self.games, "ranking": [names.get(p) for p in ranking], "rounds": self.game.rounds_played()}
         self.results.append({**result, "places": places, "ended": self.ended})

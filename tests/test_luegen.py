@@ -138,6 +138,8 @@ def test_both_stages_safe_players_and_the_loser_with_equal_playoff():
     assert game.over and game.loser == A
     view = game.view_for(B)
     assert view["loser"] == A and view["safe_order"] == [B, C]
+    # Safe at one moment (the stack ran out): tied, no order between them.
+    assert view["safe_groups"] == [[B, C]] and game.tied(B, C) and not game.tied(C, A)
 
 
 def test_phase_two_moves_mats_between_the_two_and_the_playoff_decides():
@@ -173,6 +175,33 @@ def test_last_two_playoff_waits_for_the_last_two():
     play_round(game, LOW, B, A, 1, 5)
     assert game.loser == B and game.mats == {A: 2, B: 2, C: 0}
     assert game.safe == [C, A]
+    assert game.view_for(None)["safe_groups"] == [[C], [A]] and not game.tied(C, A)  # one after the other
+
+
+def test_those_safe_at_one_moment_share_a_place_on_the_table_and_its_result(app, rooms, dice):
+    """Two mats, Ann lies twice and takes both: Ben and Cem are safe at the same moment, so they share a place
+    in the standings, the table's result and its words (no order between them)."""
+    from maxchen import live
+
+    code, ann = (lambda r: (r["code"], r["player"]))(rooms.create("Ann", "luegen", options={"mats": 2}))
+    ben, cem = (rooms.join(code, name)["player"] for name in ("Ben", "Cem"))
+    rooms.act(code, ann, {"action": "start"})
+    for doubter in (ben, cem):
+        dice.add(*[(2, 3, 4)] * 3)
+        for player in (ann, ben, cem):
+            rooms.act(code, player, {"action": "shake"})
+        while rooms.load(code).game.turn != ann:
+            game = rooms.load(code).game
+            rooms.act(code, game.turn, {"action": "bid", **game.choices()[0]})
+        rooms.act(code, ann, {"action": "bid", "count": 9, "face": 6})
+        rooms.act(code, doubter, {"action": "doubt"})
+    view = rooms.view(code, ben)
+    assert view["phase"] == "over" and view["places"] == [1, 1, 3]
+    assert rooms.load(code).results[-1]["places"] == [1, 1, 3]
+    assert [(p["name"], p["place"]) for p in live.standings(view)] == [("Ben", 1), ("Cem", 1), ("Ann", 3)]
+    with app.test_request_context():
+        html = live.render_public(view, "en")["table"]
+    assert "Safe at the same moment:" in html and "in this order" not in html
 
 
 def test_equal_mats_in_phase_one_do_not_start_a_playoff():

@@ -190,6 +190,10 @@ class Game:
         """`player` leaves for good (docs/rules.md §5)."""
         raise NotImplementedError
 
+    def tied(self, a: str, b: str) -> bool:
+        """Whether two players of a played-out game share a place (Lügen: safe at one moment)."""
+        return False
+
     def end_now(self) -> None:
         """The game ends at once, ranked by the standings as they are (a class's teacher stops it, or the
         lesson's time is up). The round in play is void: its cups leave the table unseen (docs/rules.md §7)."""

@@ -37,7 +37,7 @@ class LuegenGame(BiddingGame):
     }
     LENGTH = "mats"
     SHARED_PHONE = False
-    _LATER = {**BiddingGame._LATER, "seals": {}}
+    _LATER = {**BiddingGame._LATER, "seals": {}, "safe_at": {}}
 
     def __init__(self, players, options=None, dice=None):
         super().__init__(players, options, dice)
@@ -45,6 +45,7 @@ class LuegenGame(BiddingGame):
         self.stack = self.options["mats"]
         self.stage = "handing_out"
         self.safe: list[str] = []  # in the order they got safe
+        self.safe_at: dict[str, int] = {}  # player -> the moment they got safe (1, 2, ...): those of one are tied
         self.loser = None
         self._new_round(self.players[0])
 
@@ -153,7 +154,23 @@ class LuegenGame(BiddingGame):
             self.stage = "play_off"
 
     def _make_safe(self, players):
-        self.safe.extend(p for p in players if p not in self.safe)
+        new = [p for p in players if p not in self.safe]
+        moment = max(self.safe_at.values(), default=0) + 1
+        self.safe.extend(new)
+        self.safe_at.update(dict.fromkeys(new, moment))
+
+    def tied(self, a, b) -> bool:
+        return a in self.safe_at and self.safe_at.get(a) == self.safe_at.get(b)  # safe at one moment: one place
+
+    def _safe_groups(self) -> list[list[str]]:
+        """Who got safe, in order, those of one moment together (a game saved before the moments: one each)."""
+        groups: list[list[str]] = []
+        for i, p in enumerate(self.safe):
+            if i and self.tied(p, self.safe[i - 1]):
+                groups[-1].append(p)
+            else:
+                groups.append([p])
+        return groups
 
     def _finish(self):
         # Everyone but the loser is safe; those still in join the order in seating order.
@@ -198,6 +215,7 @@ class LuegenGame(BiddingGame):
             "winner": None,
             "loser": self.loser,
             "safe_order": list(self.safe) if self.over else None,
+            "safe_groups": self._safe_groups() if self.over else None,
             # Best first: safe in the order they got safe, those who left, the loser.
             "ranking": (self.final or self._ranking()) if self.over else None,
         }
@@ -214,6 +232,7 @@ class LuegenGame(BiddingGame):
         "stack",
         "stage",
         "safe",
+        "safe_at",
         "left",
         "loser",
         "final",
