@@ -2007,6 +2007,35 @@ def test_learn_fills_a_projector_one_part_at_a_time(browser, server, lang, size)
     phone.context.close()
 
 
+@pytest.mark.parametrize("lang", ["de-DE", "ru-RU"])
+def test_on_a_phone_the_simulators_answer_is_in_sight_where_the_page_opens(browser, server, lang):
+    """A phone's /learn is a long page: the simulator's games (or what was wrong with its form) come where
+    the page opens after a tap on Simulate, not thousands of pixels further down."""
+    phone = Phone(browser, server.url, lang)
+    page = phone.page
+    page.goto(f"{server.url}/learn")
+    page.select_option("#simulate select[name=rules]", "maexchen")
+    page.fill("#simulate input[name=games]", "300")
+    page.fill("#simulate input[name=length]", "4")  # Mäxchen: out at 3, 5 or 7 points
+    page.click("#simulate button[type=submit]")
+    page.wait_for_url("**length=4**")
+    assert look.in_view(page, "#simulate .error")
+    assert "3, 5, 7" in page.inner_text("#simulate .error")
+    page.select_option("#simulate select[name=rules]", "luegen")
+    page.fill("#simulate input[name=length]", "2")  # two beer mats
+    page.click("#simulate button[type=submit]")
+    page.wait_for_url("**length=2**")
+    assert look.in_view(page, "#simulated h2") and look.in_view(page, "#simulate summary")
+    heading, bar = page.locator("#simulate h2").bounding_box(), page.locator("header.bar").bounding_box()
+    assert heading["y"] >= bar["y"] + bar["height"], (heading, bar)  # the section's title not under the bar
+    assert page.locator("#simulate form").is_hidden()  # folded under "Simulate again"
+    phone.shot(f"learn-simulated-{lang[:2]}")
+    page.click("#simulate summary")
+    assert page.locator("#simulate input[name=length]").input_value() == "2"  # the form as it was sent
+    assert [e for e in phone.errors if "400" not in e] == []  # (the refused form's answer is a 400)
+    phone.context.close()
+
+
 # Every element of the page's main whose content runs past its own box sideways (a cut word, a table too wide).
 # Words for screen readers only (a box of one pixel) are no words on the screen, nor is a closed <details>'s content.
 CODE_IN_COLUMN = """() => {
