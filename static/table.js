@@ -116,9 +116,10 @@
       winnerNext = false;
       hideReveal();
     }
-    const ended = phase === "over" && lastPhase === "playing" && !room.shared; // seen ending here, not opened ended
+    const ended = phase === "over" && lastPhase === "playing"; // seen ending here, not opened ended
     lastPhase = phase;
-    const revealed = lastReveal !== null && round && round !== lastReveal && !room.shared; // one phone: the cover shows it
+    // One phone: its cover shows a check to the next holder; the game's last one (no cover after it) shows here.
+    const revealed = lastReveal !== null && round && round !== lastReveal && (!room.shared || ended);
     if (revealed) showReveal(ended);
     lastReveal = round;
     if (ended && !revealed) showWinner();

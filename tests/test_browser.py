@@ -39,14 +39,15 @@ BUBBLE_SEEN = """() => { window.bubbleSeen = null; new MutationObserver((changes
 # What the reveal card or the winner's moment (`.moment .result h2`) showed on a phone, once its animations
 # ended: it goes by itself after 6 or 7 s, which a busy machine may spend on the phones before.
 OVERLAY_SEEN = (
-    """(selector) => { window.overlaySeen = null; const overlay = document.getElementById("reveal-overlay");
+    """(selector) => { window.overlaySeen = window.overlaySeen || {}; window.overlaySeen[selector] = null;
+  const overlay = document.getElementById("reveal-overlay");
   new MutationObserver(async (changes, observer) => {
     const el = overlay.querySelector(selector);
     if (overlay.hidden || !el) return;
     observer.disconnect();
     await Promise.all(document.getAnimations().filter((a) => a.effect.getComputedTiming().endTime !== Infinity)
       .map((a) => a.finished.catch(() => null)));
-    window.overlaySeen = {text: el.innerText, inView: ("""
+    window.overlaySeen[selector] = {text: el.innerText, inView: ("""
     + look.IN_VIEW
     + """)([el]), html: overlay.innerHTML,
                           standings: overlay.querySelectorAll(".moment .standings li").length};
@@ -402,7 +403,7 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
         phone.page.evaluate(OVERLAY_SEEN, ".reveal")
     cem.page.click("#controls button[data-action=check]")
     for phone in phones:
-        seen = phone.page.wait_for_function("() => window.overlaySeen").json_value()
+        seen = phone.page.wait_for_function("() => window.overlaySeen['.reveal']").json_value()
         assert len(re.findall(r"face-\d", seen["html"])) == 2 and seen["inView"], seen
     cem.page.wait_for_selector("#reveal-overlay:not([hidden]) .reveal")
     settled(cem)  # the picture after the animation
@@ -462,7 +463,7 @@ def test_three_phones_play_a_game_to_the_winner(browser, server):
     # Then, the last reveal seen, the winner's moment on every phone: the result large and in sight, the
     # standings below it. Then it goes by itself.
     for phone in phones:
-        moment = phone.page.wait_for_function("() => window.overlaySeen").json_value()
+        moment = phone.page.wait_for_function("() => window.overlaySeen['.moment .result h2']").json_value()
         assert moment["inView"], moment
         assert moment["text"] == phone.page.inner_text("#table .result h2") and "!" in moment["text"]
         assert moment["standings"] == 3
@@ -605,6 +606,8 @@ def test_one_phone_passed_around_the_table_to_a_winner(browser, server):
                 page.click("#controls button[data-action=believe]")
                 believed = True
             else:
+                for selector in (".reveal", ".moment .result h2"):
+                    page.evaluate(OVERLAY_SEEN, selector)
                 page.click("#controls button[data-action=check]")
                 turns += 1
                 last_holder, last_checked = holder, True
@@ -621,6 +624,12 @@ def test_one_phone_passed_around_the_table_to_a_winner(browser, server):
         turns += 1
         assert turns < 80
     assert last_holder
+    # The game's last check has no cover after it: the phone shows it over the table, then the winner's moment.
+    last = page.wait_for_function("() => window.overlaySeen['.reveal']").json_value()
+    assert len(re.findall(r"face-\d", last["html"])) == 2 and last["inView"], last
+    moment = page.wait_for_function("() => window.overlaySeen['.moment .result h2']").json_value()
+    assert moment["inView"] and moment["text"] == page.inner_text("#table .result h2"), moment
+    page.wait_for_selector("#reveal-overlay", state="hidden", timeout=15000)
     phone.shot("pass-game-over")
     assert page.locator(".player.out").count() == 2
     assert page.locator("#players .hearts").count() == 3  # Poschen: lives as hearts
