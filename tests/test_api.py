@@ -43,6 +43,11 @@ def test_join_by_lower_case_code(api):
         ({"name": "Ann", "rules": "skat"}, 400, "bad_value"),
         ([1, 2], 400, "bad_request"),
         ("not json", 400, "bad_request"),
+        ({"name": "Ann", "rules": "luegen", "options": {"mats": 99}}, 400, "bad_value"),
+        ({"name": "Ann", "rules": "luegen", "mats": 6}, 400, "bad_request"),  # outside "options": not dropped
+        ({"name": "Ann", "options": {"lives": 3}}, 400, "bad_value"),  # Poschen's, not Mäxchen's
+        ({"name": "Ann", "options": {"x" * 5000: 1}}, 400, "bad_value"),
+        ({"name": "Ann", "options": [3]}, 400, "bad_request"),
     ],
 )
 def test_create_refuses_bad_input(client, body, status, code):
@@ -52,7 +57,18 @@ def test_create_refuses_bad_input(client, body, status, code):
         response = client.post("/api/rooms", json=body)
     assert response.status_code == status
     assert response.json["error"]["code"] == code
-    assert response.json["error"]["message"]
+    assert response.json["error"]["message"] and len(response.json["error"]["message"]) < 200
+
+
+@pytest.mark.parametrize(
+    ("rules", "options"),
+    [("luegen", {"mats": 6}), ("maexchen", {"out_at": 3}), ("perudo", {"dice": 3, "calza": "off"})],
+)
+def test_create_takes_the_lobbys_options(api, client, rules, options):
+    """A room made with its options starts with them, as the host's configure would set them."""
+    answer = client.post("/api/rooms", json={"name": "Ann", "rules": rules, "options": options}).json
+    view = api.view(answer["code"], answer["token"]).json
+    assert view["rules"] == rules and {key: view["options"][key] for key in options} == options
 
 
 def test_errors_have_their_statuses(api, table):

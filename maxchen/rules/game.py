@@ -109,7 +109,7 @@ class Game:
             raise IllegalMove("options_object")
         for name, value in options.items():
             if name not in cls.OPTIONS:
-                raise IllegalMove("no_such_option", game=cls.TITLE, option=str(name))
+                raise IllegalMove("no_such_option", game=cls.TITLE, option=str(name)[:40])
             cls.OPTIONS[name].check(name, value)
         return dict(options)
 

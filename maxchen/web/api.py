@@ -9,8 +9,9 @@ from .. import paths, stats
 from ..budgets import CLASS_JOINS, PAGES, ROOMS, limited
 from ..errors import IllegalMove
 from ..live import class_hunt_figures
+from ..rulesets import DEFAULT
 from ..security import bearer_token
-from ..table import normalize_code
+from ..table import configured, normalize_code, ruleset_name
 from .share import link
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -57,7 +58,10 @@ def json_error(error: HTTPException):
 def create_room():
     """Create a room; the creator is its host."""
     body = _body()
-    seat = _rooms().create(body.get("name"), body.get("rules"))
+    # Options as a lobby's configure takes them ({"options": {"mats": 6}}), checked the same way: none is dropped.
+    rules = ruleset_name(DEFAULT if body.get("rules") is None else body["rules"])
+    rules, options = configured({**body, "rules": rules}, rules, None)
+    seat = _rooms().create(body.get("name"), rules, options=options)
     return jsonify({**seat, "url": link("r/" + seat["code"])}), 201
 
 
