@@ -451,11 +451,12 @@ def test_one_phone_form_sets_the_length_of_the_game(client, rules, label, field,
         ("option.lives", "²", "Lives must be a whole number from 3 to 10."),
         ("option.out_at", "4", "Points to go out must be one of 3, 5, 7."),
         ("option.out_at", "3.0", "Points to go out must be one of 3, 5, 7."),
+        ("option.bogus", "1", "has no option bogus"),  # a name no rule set has: not dropped without a word
     ],
 )
 def test_one_phone_form_refuses_a_bad_length_and_makes_no_table(app, field, value, says):
     client = app.test_client()
-    rules = "poschen" if field == "option.lives" else "maexchen"
+    rules = "maexchen" if field == "option.out_at" else "poschen"
     response = client.post("/table", data={"names": "Anna\nBoris", "rules": rules, field: value})
     assert response.status_code == 400 and 'role="alert"' in response.get_data(as_text=True)
     assert says in response.get_data(as_text=True)

@@ -75,17 +75,22 @@ def _rules(form) -> dict:
     return {"options": {"rules": rules, **options(rules, form)}}
 
 
-def options(rules: str, form=None) -> dict:
+def options(rules: str, form=None, refuse=True) -> dict:
     """The form's options (option.NAME) of rule set `rules`, whole numbers as numbers.
 
-    Fields of another rule set's options (after a switch) are left out.
+    Fields of another rule set's options (after a switch) are left out; a name no rule set has is refused
+    (`refuse`; not where a refused form is shown again with what was typed).
     """
     game = RULESETS.get(rules)
     found = {}
     for key, value in (request.form if form is None else form).items():
         name = key.removeprefix("option.")
-        if key.startswith("option.") and game and name in game.OPTIONS:
+        if not key.startswith("option.") or not game:
+            continue
+        if name in game.OPTIONS:
             found[name] = number(value)
+        elif refuse and not any(name in other.OPTIONS for other in RULESETS.values()):
+            raise IllegalMove("no_such_option", game=game.TITLE, option=name[:40])
     return found
 
 

@@ -71,7 +71,7 @@ def home(error: IllegalMove | None = None, at: str | None = None, **form):
     shared = {rules: forms.option_fields(rules) for rules in SHARED_PHONE}
     if at == "table":  # the options as they were sent (a value no field offers is simply not selected)
         specs, labels, values = shared[chosen]
-        shared[chosen] = specs, labels, {**values, **forms.options(chosen)}
+        shared[chosen] = specs, labels, {**values, **forms.options(chosen, refuse=False)}
     sent = request.form.get("rules") if request.method == "POST" else None
     context = {
         "my_rooms": _my_rooms(),
