@@ -26,39 +26,6 @@ ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("PW_TEST_SCREENSHOT_NO_FONTS_READY", "1")
 
 
-# The longest tests (`--durations`, a clean clone at -n 8: 30 to 180 s each). pytest-xdist hands each worker a
-# run of the collection to start with; these go one or two at the head of each run, so that none is begun
-# last and keeps the whole suite waiting on it alone (the last 8 % of tests took 5 of 12 minutes).
-LONGEST = (
-    "test_browser.py::test_a_lesson_of_twelve_phones_from_the_join_screen_to_its_summary",
-    "test_install.py::test_the_wheel_installs_outside_the_clone_and_its_server_plays_a_game",
-    "test_attacks.py::test_a_socket_that_stops_reading_is_closed_without_freezing_its_room",
-    "test_browser.py::test_three_phones_play_a_game_to_the_winner",
-    "test_fuzz.py::test_fuzzing_every_door_breaks_nothing",
-    "test_bench.py::test_a_short_run_of_both_kinds_against_the_real_server",
-    "test_browser.py::test_one_phone_passed_around_the_table_to_a_winner",
-    "test_verdict.py::test_fair_dice_are_called_loaded_at_some_look_of_a_lesson_less_than_one_time_in_twenty",
-    "test_bench.py::test_a_short_run_on_two_processes_and_redis",
-    "test_browser.py::test_a_restart_shows_reconnecting_and_the_game_plays_on",
-    "test_browser.py::test_a_newcomer_plays_against_bots_from_the_home_page_to_the_end",
-    "test_browser.py::test_four_phones_play_luegen_to_its_loser",
-    "test_verdict.py::test_one_loaded_die_is_noticed_once_five_games_are_over",
-    "test_scale.py::test_a_process_killed_mid_game_its_players_go_on_on_the_other",
-)
-
-
-def pytest_collection_modifyitems(config, items):
-    """Under xdist, the longest tests first in each worker's share (see LONGEST)."""
-    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 0)
-    if workers < 2:
-        return
-    rank = {name: i for i, name in enumerate(LONGEST)}
-    longest = sorted((i for i in items if i.nodeid.split("/")[-1] in rank), key=lambda i: rank[i.nodeid.split("/")[-1]])
-    rest = [i for i in items if i.nodeid.split("/")[-1] not in rank]
-    share = -(-len(rest) // workers)
-    items[:] = [item for w in range(workers) for item in (*longest[w::workers], *rest[w * share : (w + 1) * share])]
-
-
 def refused(game, player, action, code, **payload):
     """Assert that the game refuses the move with `code` and changes nothing."""
     before = game.to_dict()
