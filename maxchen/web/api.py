@@ -11,7 +11,7 @@ from ..errors import IllegalMove
 from ..live import class_hunt_figures
 from ..rulesets import DEFAULT
 from ..security import bearer_token
-from ..table import configured, normalize_code, ruleset_name
+from ..table import configured, normalize_code
 from .share import link
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -59,8 +59,8 @@ def create_room():
     """Create a room; the creator is its host."""
     body = _body()
     # Options as a lobby's configure takes them ({"options": {"mats": 6}}), checked the same way: none is dropped.
-    rules = ruleset_name(DEFAULT if body.get("rules") is None else body["rules"])
-    rules, options = configured({**body, "rules": rules}, rules, None)
+    asked = {**body, "rules": DEFAULT if body.get("rules") is None else body["rules"]}
+    rules, options = configured(asked, DEFAULT, None)
     seat = _rooms().create(body.get("name"), rules, options=options)
     return jsonify({**seat, "url": link("r/" + seat["code"])}), 201
 

@@ -1,6 +1,5 @@
 """/learn: the ladder's odds, and a simulator of bots against theory."""
 
-import contextlib
 import functools
 import io
 import secrets
@@ -234,14 +233,8 @@ def _length(game, text: str) -> dict:
     the rules' own; IllegalMove where the rule set does not allow it."""
     if not text:
         return {}
-    option = game.OPTIONS[game.LENGTH]
-    words = gettext("Game length")
-    if WHOLE.fullmatch(text) and len(text) < 4:
-        with contextlib.suppress(IllegalMove):
-            return {game.LENGTH: option.check(game.LENGTH, int(text))}
-    if option.choices:
-        raise IllegalMove("option_choice", option=words, choices=", ".join(map(str, option.choices)))
-    raise IllegalMove("option_range", option=words, low=option.low, high=option.high)
+    value = int(text) if WHOLE.fullmatch(text) and len(text) < 4 else text  # text: refused as no whole number
+    return {game.LENGTH: game.OPTIONS[game.LENGTH].check(gettext("Game length"), value)}
 
 
 def _simulated(rules: str, seats: list[str], games: str, seed: str, length: str = ""):
